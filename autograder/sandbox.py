@@ -196,7 +196,7 @@ def _exception_report(e: BaseException, where: str) -> dict:
 
 
 def _serve(sock: socket.socket, setup_source: str, answers: List[Tuple[str, str]], names: Sequence[str]) -> None:
-        forbidden = _Forbidden()
+    forbidden = _Forbidden()
     forbidden.install(BUILTIN_ATTENTION)
     objects: Dict[int, Any] = {}
 

@@ -21,6 +21,7 @@ __all__ = [
     "likely_bug",
     "random_config",
     "qkv_param_count_ref",
+    "check_output",
 ]
 
 
@@ -185,3 +186,15 @@ def qkv_param_count_ref(hidden_dim: int, num_heads: int, num_kv_heads: int) -> i
     q = hidden_dim * (num_heads * head_dim)
     kv = hidden_dim * (num_kv_heads * head_dim)
     return q + 2 * kv
+
+
+def check_output(actual, expected, *, name: str, hint_fn, atol: float, rtol: float) -> None:
+    """check_close, but the (slow) likely-bug diagnosis runs only when the values are wrong."""
+    from attnlab.checks import check_close
+
+    try:
+        check_close(actual, expected, name=name, atol=atol, rtol=rtol)
+    except AssertionError as e:
+        if "wrong values" not in str(e):
+            raise
+        raise AssertionError(f"{e} Likely cause: {hint_fn()}") from None

@@ -94,13 +94,21 @@ def random_dims(rng: random.Random) -> Tuple[int, int, int, int]:
             return s_q, s_k, d, d_v
 
 
-def random_qkv(lead: Tuple[int, ...], dims: Tuple[int, int, int, int], dtype=torch.float32, spread: float = 1.0):
-    """Fresh query, key, value for the given leading shape and (S_q, S_k, D, D_v)."""
+def random_qkv(lead: Tuple[int, ...], dims: Tuple[int, int, int, int], dtype=torch.float32, offset: float = 0.0):
+    """Fresh query, key, value for the given leading shape and (S_q, S_k, D, D_v).
+
+    With `offset`, coordinate 0 of every query and every key is set to `offset`: every score of a row then gets the same
+    large shift offset**2 / sqrt(D) (exp() of it overflows), while the differences between the keys stay of order 1, so
+    the right weights are neither one-hot nor uniform and a wrong scale still shows.
+    """
     s_q, s_k, d, d_v = dims
-    q = (torch.randn(*lead, s_q, d, dtype=torch.float64) * spread).to(dtype)
-    k = (torch.randn(*lead, s_k, d, dtype=torch.float64) * spread).to(dtype)
-    v = torch.randn(*lead, s_k, d_v, dtype=torch.float64).to(dtype)
-    return q, k, v
+    q = torch.randn(*lead, s_q, d, dtype=torch.float64)
+    k = torch.randn(*lead, s_k, d, dtype=torch.float64)
+    v = torch.randn(*lead, s_k, d_v, dtype=torch.float64)
+    if offset:
+        q[..., 0] = offset
+        k[..., 0] = offset
+    return q.to(dtype), k.to(dtype), v.to(dtype)
 
 
 def random_mask(shape: Sequence[int], s_k_axis_len: int, rng: random.Random, dtype=torch.float32) -> torch.Tensor:

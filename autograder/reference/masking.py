@@ -17,6 +17,7 @@ HIDDEN_AT_MOST = -1e9
 
 __all__ = [
     "HIDDEN_AT_MOST",
+    "hidden_threshold",
     "causal_visible",
     "padding_visible",
     "broadcast_visible",
@@ -28,6 +29,11 @@ __all__ = [
     "check_combined",
     "check_weights",
 ]
+
+
+def hidden_threshold(dtype: torch.dtype) -> float:
+    """Largest value that still counts as hidden in `dtype`: -1e9, or finfo(dtype).min when -1e9 does not fit."""
+    return max(HIDDEN_AT_MOST, float(torch.finfo(dtype).min))
 
 
 # ----------------------------------------------------------------------------- visibility patterns
@@ -160,7 +166,7 @@ def check_additive_mask(
             f"{name} looks like a 0/1 'keep' mask (1 = visible, 0 = hidden). An additive mask is 0 where a key is visible "
             "and -inf where it is hidden, so that adding it to the scores removes hidden keys from the softmax."
         )
-    hidden_ok = hid_vals <= HIDDEN_AT_MOST
+    hidden_ok = hid_vals <= hidden_threshold(actual.dtype)
     visible_ok = vis_vals == 0
     if bool(hidden_ok.all()) and bool(visible_ok.all()):
         return
@@ -242,4 +248,24 @@ def check_combined(actual, expected: torch.Tensor, *, name: str, hint: str) -> N
     diff = (fa - fe).abs()
     assert bool((diff <= 1e-5 + 1e-5 * fe.abs()).all()), (
         f"{name} has wrong values where keys are visible (largest difference {diff.max().item():.3g}). Likely cause: {hint}"
+    )
+
+
+def check_dtype_variant(actual, default, *, dtype: torch.dtype, name: str) -> None:
+    """`actual` = f(..., dtype=dtype) must have that dtype and the same visible/hidden pattern as `default` = f(...)."""
+    _is_tensor(actual, name)
+    assert actual.dtype == dtype, (
+        f"{name} should have dtype {dtype}, but it has dtype {actual.dtype}: create the tensor with dtype=dtype "
+        "(or convert it with .to(dtype)) instead of the default float32."
+    )
+    assert tuple(actual.shape) == tuple(default.shape), (
+        f"{name} should have the same shape as with the default dtype, {tuple(default.shape)}, "
+        f"but it has shape {tuple(actual.shape)}."
+    )
+    a = actual.detach().to(torch.float64)
+    assert not bool(torch.isnan(a).any()), f"{name} contains NaN (0 * -inf is NaN; use masked_fill or torch.where)."
+    same = torch.equal(a == 0, default.detach().to(torch.float64) == 0)
+    assert same, f"{name} hides different entries than with the default dtype: only the dtype should change."
+    assert bool((a[a != 0] <= hidden_threshold(dtype)).all()), (
+        f"{name}: hidden entries must be -inf in {dtype} (or <= -1e9, or torch.finfo({dtype}).min)."
     )

@@ -1,0 +1,3 @@
+# expect: fail test_answer_params_more_heads
+# why: thinks more heads mean more parameters
+answer_params_more_heads = "a"

@@ -1,0 +1,3 @@
+# expect: fail test_answer_permutation
+# why: thinks attention depends on neighbouring tokens
+answer_permutation = "c"

@@ -1,0 +1,3 @@
+# expect: pass
+# why: the right letter in upper case
+answer_permutation = "B"

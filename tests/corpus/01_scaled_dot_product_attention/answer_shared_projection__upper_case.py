@@ -1,0 +1,3 @@
+# expect: pass
+# why: the right letter in upper case with spaces
+answer_shared_projection = " B "

@@ -1,0 +1,6 @@
+# expect: fail test_sdpa_mask test_sdpa_float64
+# why: never uses the mask
+def scaled_dot_product_attention(query, key, value, mask=None):
+    scores = query @ key.transpose(-2, -1) / math.sqrt(query.shape[-1])
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ value, weights

@@ -68,7 +68,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--db", help="SQLAlchemy URL of the gradebook (default: sqlite:///OUT/gradebook.db)")
     p.add_argument("--source", type=Path, default=Path("solutions"), help="instructor notebooks (default: solutions)")
     p.add_argument("--workers", type=int, default=None, help="parallel workers (default: all cores)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds for one answer cell or one call from a test (default: 10)")
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds for one answer cell or one call from a test (default: 5)")
     p.add_argument("--notebook-timeout", type=float, default=120.0, help="seconds for one whole notebook (default: 120)")
     p.add_argument("--memory", type=_size, default=2 * 2**30, help="memory the student's code may use (default: 2GiB)")
     p.add_argument("--zip-pattern", default=None, help="regex with a (?P<student_id>...) group, applied to zip file names")

@@ -245,7 +245,7 @@ class Session:
         if target is not None and target._generation != self.generation:
             raise StudentCodeStopped(f"{label}: this object was lost when your code stopped the Python process earlier")
         root = label.split("(")[0].split(".")[0].split("[")[0]
-        if root in self.hung:
+        if op != "name" and root in self.hung:
             raise StudentCodeStopped(f"{label}: not run again, because `{root}` did not finish earlier in this notebook")
         self.ensure_running()
         header: Dict[str, Any] = {"op": op, "label": label}

@@ -42,7 +42,7 @@ EXCEPTION_TYPES = (
 
 @dataclass
 class Limits:
-    cell_timeout: float = 10.0        # seconds for one answer cell or one call from a test
+    cell_timeout: float = 5.0         # seconds for one answer cell or one call from a test
     notebook_timeout: float = 120.0   # seconds for the whole notebook
     memory_bytes: int = 2 * 2**30     # address space the student's code may add
     output_bytes: int = 4 * 2**20     # what the student's code may print

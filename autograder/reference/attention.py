@@ -182,9 +182,18 @@ def unpack_pair(result, fn_name: str):
     return result[0], result[1]
 
 
-def _compare(actual, expected: torch.Tensor, *, name: str, atol: float, rtol: float, hint) -> None:
+NAN_HINT = ("exp() of a large score overflowed (subtract the row maximum before exp, or use torch.softmax), "
+            "the mask was multiplied instead of added, or the mask was added after the softmax.")
+
+
+def _compare(actual, expected: torch.Tensor, *, name: str, atol: float, rtol: float, hint, nan_hint: str = NAN_HINT) -> None:
     from attnlab.checks import check_close, check_tensor
 
+    assert type(actual) is torch.Tensor, f"{name} should be a torch.Tensor, but it is a {type(actual).__name__}."
+    assert tuple(actual.shape) == tuple(expected.shape), (
+        f"{name} should have shape {tuple(expected.shape)}, but it has shape {tuple(actual.shape)}.")
+    if actual.is_floating_point() and not bool(torch.isfinite(actual).all()):
+        raise AssertionError(f"{name} contains NaN or inf values. Likely cause: {nan_hint}")
     check_tensor(actual, name=name, shape=expected.shape)
     if actual.dtype != expected.dtype:
         raise AssertionError(
@@ -199,7 +208,7 @@ def _compare(actual, expected: torch.Tensor, *, name: str, atol: float, rtol: fl
 
 
 def check_sdpa(fn, query, key, value, mask=None, *, label: str = "", atol: float = 1e-5, rtol: float = 1e-4,
-               parts: Sequence[str] = ("weights", "output")):
+               parts: Sequence[str] = ("weights", "output"), nan_hint: str = NAN_HINT):
     """Call a submitted scaled_dot_product_attention and compare the parts asked for with `sdpa`."""
     args = (query, key, value) if mask is None else (query, key, value, mask)
     output, weights = unpack_pair(fn(*args), "scaled_dot_product_attention")
@@ -207,7 +216,7 @@ def check_sdpa(fn, query, key, value, mask=None, *, label: str = "", atol: float
     got = {"output": output, "weights": weights}
     expected = {"output": exp_out, "weights": exp_w}
     for part in parts:
-        _compare(got[part], expected[part], name=f"{part} {label}".strip(), atol=atol, rtol=rtol,
+        _compare(got[part], expected[part], name=f"{part} {label}".strip(), atol=atol, rtol=rtol, nan_hint=nan_hint,
                  hint=lambda: diagnose_sdpa(query, key, value, mask,
                                             output if type(output) is torch.Tensor else None,
                                             weights if type(weights) is torch.Tensor else None))

@@ -54,10 +54,7 @@ def _draw_cache_panel(ax, num_heads: int, kv_heads: int, step: int, steps: int) 
     q_colors = np.array([[to_rgba(colors[i // n_rep]) for i in range(num_heads)]])
     ax.imshow(q_colors, extent=(0, steps, 1.0, 0.0), interpolation="nearest", aspect="auto")
     ax.vlines(np.arange(1, num_heads) * q_width, 0, 1, color="white", linewidth=1.5)
-    if num_heads <= 16:
-        for i in range(num_heads):
-            ax.text((i + 0.5) * q_width, 0.5, str(i), ha="center", va="center", fontsize=7, color="white")
-    ax.text(-0.3, 0.5, "q heads", ha="right", va="center", fontsize=8)
+    ax.text(-0.2, 0.5, f"{num_heads} query\nheads", ha="right", va="center", fontsize=8)
     y = 1.8
     for name in ("K", "V"):
         cells = np.empty((kv_heads, steps, 4))
@@ -69,19 +66,17 @@ def _draw_cache_panel(ax, num_heads: int, kv_heads: int, step: int, steps: int) 
         ax.imshow(cells, extent=(0, steps, y + kv_heads, y), interpolation="nearest", aspect="auto")
         ax.hlines(y + np.arange(1, kv_heads), 0, steps, color="white", linewidth=2)
         ax.vlines(np.arange(1, steps), y, y + kv_heads, color="white", linewidth=2)
-        ax.add_patch(Rectangle((step - 1, y), 1, kv_heads, fill=False, edgecolor="black", linewidth=1.5))
-        if kv_heads <= 8:
-            for j in range(kv_heads):
-                ax.text(-0.3, y + j + 0.5, f"{name}{j}", ha="right", va="center", fontsize=8, color=colors[j])
-        else:
-            ax.text(-0.3, y + kv_heads / 2, name, ha="right", va="center", fontsize=9)
+        ax.add_patch(Rectangle((step - 1, y), 1, kv_heads, fill=False, edgecolor="black", linewidth=1.5, zorder=3))
+        ax.text(-0.2, y + kv_heads / 2, f"{name} cache\n{kv_heads} row{'s' if kv_heads > 1 else ''}",
+                ha="right", va="center", fontsize=8)
         y += kv_heads + 0.6
     kind = attention_kind(num_heads, kv_heads)
     ax.set_title(f"{kind}: {kv_heads} KV head{'s' if kv_heads > 1 else ''}\n"
                  f"cache = 2 x {kv_heads} x {step} = {2 * kv_heads * step} vectors", fontsize=10)
-    ax.set_xticks([t + 0.5 for t in range(steps)])
-    ax.set_xticklabels([str(t) for t in range(steps)], fontsize=8)
-    ax.set_xlabel("cached position")
+    every = max(1, steps // 8)
+    ax.set_xticks([t + 0.5 for t in range(0, steps, every)])
+    ax.set_xticklabels([str(t) for t in range(0, steps, every)], fontsize=8)
+    ax.tick_params(axis="x", length=0)
     ax.set_yticks([])
     for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(False)
@@ -90,8 +85,8 @@ def _draw_cache_panel(ax, num_heads: int, kv_heads: int, step: int, steps: int) 
 def kv_cache_figure(num_heads: int = 8, kv_heads: Sequence[int] = (8, 2, 1), step: int = 1, steps: int = 8):
     """MHA / GQA / MQA caches side by side after `step` decoding steps (1 <= step <= steps).
 
-    Each panel shows the query heads (coloured by the KV head they read) and the cache: one row of K
-    and one row of V per KV head, one column per position. At every step each layout appends one
+    Each panel shows the query heads (coloured by the KV head they read: same colour, same KV head)
+    and the cache: one row of K and one row of V per KV head, one column per position. At every step each layout appends one
     column (the newest, outlined), i.e. 2 * H_kv vectors of size head_dim. Panels share the vertical
     scale, so the empty space under GQA and MQA is memory they do not need.
     """
@@ -112,6 +107,7 @@ def kv_cache_figure(num_heads: int = 8, kv_heads: Sequence[int] = (8, 2, 1), ste
         _draw_cache_panel(ax, num_heads, h_kv, step, steps)
         ax.set_xlim(0, steps)
         ax.set_ylim(units, 0)
+    fig.supxlabel("cached position (one column per decoded token)", fontsize=9)
     fig.suptitle(f"Decoding step {step} of {steps}: every layout appends the new token's K and V (outlined column),\n"
                  f"and the new token's queries read all {step} cached position{'s' if step > 1 else ''}", fontsize=10)
     return fig

@@ -266,6 +266,3 @@ def check_dtype_variant(actual, default, *, dtype: torch.dtype, name: str) -> No
     assert not bool(torch.isnan(a).any()), f"{name} contains NaN (0 * -inf is NaN; use masked_fill or torch.where)."
     same = torch.equal(a == 0, default.detach().to(torch.float64) == 0)
     assert same, f"{name} hides different entries than with the default dtype: only the dtype should change."
-    assert bool((a[a != 0] <= hidden_threshold(dtype)).all()), (
-        f"{name}: hidden entries must be -inf in {dtype} (or <= -1e9, or torch.finfo({dtype}).min)."
-    )

@@ -1,0 +1,3 @@
+# expect: pass
+# why: capital letter and a trailing space are fine
+answer_padding_side = "Left "

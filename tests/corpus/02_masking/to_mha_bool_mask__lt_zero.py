@@ -1,0 +1,4 @@
+# expect: pass
+# why: additive < 0
+def to_mha_bool_mask(additive):
+    return additive < 0

@@ -1,0 +1,4 @@
+# expect: pass
+# why: negation of the SDPA convention
+def to_mha_bool_mask(additive):
+    return ~(additive == 0)

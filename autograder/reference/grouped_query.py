@@ -74,13 +74,15 @@ def gqa_forward_ref(
     scale: str = "sqrt_head_dim",
     use_mask: bool = True,
     past_first: bool = True,
+    own_causal: bool = False,
 ) -> Tuple[torch.Tensor, Tuple[torch.Tensor, torch.Tensor]]:
     """Float64 loop reference of the chapter's GroupedQueryAttention.forward.
 
     Weights are nn.Linear weights ([out, in]). Returns (output [B, S, hidden], (k, v) [B, H_kv, T, D]).
     The keyword options build the usual wrong variants (used only to name bugs):
     pairing "tile" (query head i reads KV head i % H_kv), scale "none" / "head_dim" / "hidden_dim",
-    use_mask False, past_first False (cache concatenated after the new keys).
+    use_mask False, past_first False (cache concatenated after the new keys), own_causal True (a causal mask
+    is applied even when none is given).
     """
     f = torch.float64
     x, wq, wk, wv, wo = (t.detach().to("cpu", f) for t in (x, wq, wk, wv, wo))
@@ -106,6 +108,8 @@ def gqa_forward_ref(
         full_mask = mask.detach().to("cpu", f).expand(b, num_heads, s, t_len)
     else:
         full_mask = torch.zeros(b, num_heads, s, t_len, dtype=f)
+    if own_causal:
+        full_mask = full_mask + causal_mask_ref(s, t_len)
     heads_out = torch.zeros(b, s, num_heads * d, dtype=f)
     for bi in range(b):
         for h in range(num_heads):
@@ -136,6 +140,8 @@ _VARIANTS = (
     (dict(scale="head_dim"), "the scores are divided by head_dim; divide by sqrt(head_dim)."),
     (dict(scale="hidden_dim"), "the scores are divided by sqrt(hidden_dim); use sqrt(head_dim) (head_dim = hidden_dim // num_heads)."),
     (dict(use_mask=False), "attention_mask is ignored: add it to the scores before the softmax."),
+    (dict(own_causal=True), "forward applies a causal mask of its own: it must apply only the attention_mask it is "
+     "given, and attention_mask=None means every query reads every key."),
     (dict(past_first=False), "the cache is concatenated after the new keys/values: put the history first, torch.cat([past, new], dim=2)."),
 )
 
@@ -146,7 +152,7 @@ def likely_bug(actual: torch.Tensor, state, x, num_heads, num_kv_heads, mask=Non
     for options, message in _VARIANTS:
         if "pairing" in options and num_kv_heads in (1, num_heads):
             continue
-        if "use_mask" in options and mask is None:
+        if "use_mask" in options and mask is None or "own_causal" in options and mask is not None:
             continue
         if "past_first" in options and past is None:
             continue

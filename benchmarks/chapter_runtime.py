@@ -127,7 +127,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     for path in paths:
         row = run_chapter(path, args.cell_timeout)
         rows.append(row)
-        fmt = lambda v, spec: format(v, spec) if v is not None else "-"  # noqa: E731
+        fmt = lambda v, spec: format(v, spec) if v is not None else "-".rjust(int(spec.split(".")[0]))  # noqa: E731
         if row["error"]:
             verdict = "FAILED TO RUN: " + row["error"]
         else:

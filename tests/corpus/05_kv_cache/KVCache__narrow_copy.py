@@ -1,0 +1,21 @@
+# expect: pass
+# why: valid: narrow(...).copy_(...) instead of slice assignment
+class KVCache:
+    """Preallocated key/value cache of one attention layer, layout [B, H_kv, T, D]."""
+
+    def __init__(self, max_batch_size, max_seq_len, num_kv_heads, head_dim, dtype=torch.float32, device="cpu"):
+        self.max_batch_size, self.max_seq_len = max_batch_size, max_seq_len
+        shape = (max_batch_size, num_kv_heads, max_seq_len, head_dim)
+        self.cache_k = torch.zeros(shape, dtype=dtype, device=device)
+        self.cache_v = torch.zeros(shape, dtype=dtype, device=device)
+
+    def update(self, start_pos, k, v):
+        B, _, S, _ = k.shape
+        end = start_pos + S
+        if end > self.max_seq_len:
+            raise ValueError(f"cache overflow: {end} > {self.max_seq_len}")
+        if B > self.max_batch_size:
+            raise ValueError(f"batch {B} > {self.max_batch_size}")
+        self.cache_k[:B].narrow(2, start_pos, S).copy_(k)
+        self.cache_v[:B].narrow(2, start_pos, S).copy_(v)
+        return self.cache_k[:B].narrow(2, 0, end), self.cache_v[:B].narrow(2, 0, end)

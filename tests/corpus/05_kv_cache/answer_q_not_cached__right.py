@@ -1,0 +1,3 @@
+# expect: pass
+# why: the right letter
+answer_q_not_cached = "b"

@@ -1,0 +1,3 @@
+# expect: pass
+# why: the right alignment
+answer_sdpa_is_causal_alignment = "top-left"

@@ -1,0 +1,4 @@
+# expect: fail test_cached_forward_matches_full_forward test_causal_mask_with_offset_random test_causal_mask_with_offset_small test_generate_cache_matches_no_cache test_generate_matches_greedy_reference
+# why: inverted convention: True marks the positions to hide
+def causal_mask_with_offset(num_new, num_cached):
+    return torch.ones(num_new, num_cached + num_new, dtype=torch.bool).triu(diagonal=num_cached + 1)

@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-TORCH_INDEX := https://download.pytorch.org/whl/cpu
+# The CPU-only torch wheels (~200 MB instead of several GB of CUDA); skipped where that index is unreachable.
+TORCH_INDEX ?= $(shell $(PYTHON) -c "import urllib.request as r; r.urlopen('https://download.pytorch.org/whl/cpu/', timeout=5); print('--extra-index-url https://download.pytorch.org/whl/cpu')" 2>/dev/null)
 export OMP_NUM_THREADS ?= 1
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
@@ -20,7 +21,7 @@ help:
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet --extra-index-url $(TORCH_INDEX) -r requirements.txt
+	$(PY) -m pip install --quiet $(TORCH_INDEX) -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 

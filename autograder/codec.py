@@ -32,17 +32,10 @@ class ProtocolError(Exception):
     """The other side sent something that is not a valid message."""
 
 
-class Handle:
-    """A reference to an object that lives in the other process."""
-
-    __slots__ = ("id",)
-
-    def __init__(self, id: int):
-        self.id = id
-
-
-def encode(value: Any, to_handle: Callable[[Any], int]) -> Tuple[Any, List[bytes]]:
-    """Turn `value` into (json tree, buffers); objects that are not plain data become handles via `to_handle`."""
+def encode(value: Any, to_handle: Callable[[Any], dict]) -> Tuple[Any, List[bytes]]:
+    """Turn `value` into (json tree, buffers). Objects that are not plain data become whatever
+    `to_handle` returns: {"t": "handle", "id": n} for an object of the sender's, {"t": "ref", "id": n}
+    to point back at one of the receiver's."""
     buffers: List[bytes] = []
 
     def enc(x: Any, depth: int) -> Any:
@@ -57,7 +50,7 @@ def encode(value: Any, to_handle: Callable[[Any], int]) -> Tuple[Any, List[bytes
         if type(x) in (torch.Tensor, torch.nn.Parameter):
             t = x.detach().to("cpu")
             if str(t.dtype) not in _DTYPES:
-                return {"t": "handle", "id": to_handle(x)}
+                return to_handle(x)
             flat = t.contiguous().reshape(-1)
             raw = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
             buffers.append(raw)
@@ -71,9 +64,7 @@ def encode(value: Any, to_handle: Callable[[Any], int]) -> Tuple[Any, List[bytes
             return {"t": kind, "v": [enc(i, depth + 1) for i in x]}
         if type(x) is dict and all(type(k) is str for k in x):
             return {"t": "dict", "v": [[k, enc(v, depth + 1)] for k, v in x.items()]}
-        if isinstance(x, Handle):
-            return {"t": "ref", "id": x.id}
-        return {"t": "handle", "id": to_handle(x)}
+        return to_handle(x)
 
     return enc(value, 0), buffers
 

@@ -169,6 +169,7 @@ def _run_pool(todo: List[Task], limits: Limits, workers: Optional[int], out: Pat
     import torch  # noqa: F401  (imported once here, inherited by every forked worker)
 
     workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
+    os.environ["OMP_NUM_THREADS"] = "1"  # one thread per worker: parallel workers must not oversubscribe the cores
     ctx = multiprocessing.get_context("fork")
     remaining = set(todo)
     try:

@@ -270,9 +270,9 @@ class Session:
             return _MISSING
         return codec.decode(reply.get("ok"), reply_buffers, lambda i, kind: self._remote(i, kind, label))
 
-    def _handle_for(self, obj: Any) -> int:
+    def _handle_for(self, obj: Any) -> dict:
         if isinstance(obj, Remote) and obj._session is self and obj._generation == self.generation:
-            return obj._id
+            return {"t": "ref", "id": obj._id}
         raise TypeError(f"cannot send {type(obj).__name__} to the student's code")
 
     def _remote(self, i: int, kind: str, label: str) -> Remote:

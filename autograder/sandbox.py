@@ -200,9 +200,9 @@ def _serve(sock: socket.socket, setup_source: str, answers: List[Tuple[str, str]
     forbidden.install(BUILTIN_ATTENTION)
     objects: Dict[int, Any] = {}
 
-    def to_handle(obj: Any) -> int:
+    def to_handle(obj: Any) -> dict:
         objects[id(obj)] = obj
-        return id(obj)
+        return {"t": "handle", "id": id(obj)}
 
     def from_handle(i: int, kind: str) -> Any:
         if kind != "ref" or i not in objects:

@@ -8,7 +8,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 # Default: the student id is the zip name up to the first underscore ("alice_attempt_2026-11-30.zip" -> "alice").
 DEFAULT_ZIP_PATTERN = r"(?P<student_id>[^_]+)"
@@ -85,7 +85,3 @@ def assignments_in(source: Path) -> Dict[str, List[str]]:
         for d in sorted(source.iterdir())
         if d.is_dir() and any(d.glob("*.ipynb"))
     }
-
-
-def iter_notebooks(root: Path) -> Iterable[Path]:
-    return sorted(root.rglob("*.ipynb"))

@@ -118,7 +118,7 @@ def kv_memory_figure(batch: int, seq_len: int, layers: int, num_heads: int, kv_h
     """Horizontal bars: cache bytes of MHA (H_kv = H), the chosen H_kv, and MQA (H_kv = 1)."""
     rows = [("MHA", num_heads), (f"chosen ({attention_kind(num_heads, kv_heads)})", kv_heads), ("MQA", 1)]
     sizes = [cache_bytes(batch, seq_len, layers, h, head_dim, bytes_per_value) for _, h in rows]
-    fig = _new_figure((8.0, 2.8), layout="constrained")
+    fig = _new_figure((8.5, 2.5), layout="constrained")
     ax = fig.add_subplot(1, 1, 1)
     colors = ["#0072B2", "#009E73", "#D55E00"]
     positions = np.arange(len(rows))[::-1]
@@ -126,14 +126,14 @@ def kv_memory_figure(batch: int, seq_len: int, layers: int, num_heads: int, kv_h
     biggest = max(sizes)
     for y, size, (_, h) in zip(positions, sizes, rows):
         ax.text(size + biggest * 0.01, y, f"{human_bytes(size)}  (H_kv={h}, {sizes[0] / size:.3g}x less than MHA)"
-                if size != sizes[0] else f"{human_bytes(size)}  (H_kv={h})", va="center", fontsize=9)
+                if size != sizes[0] else f"{human_bytes(size)}  (H_kv={h})", va="center", fontsize=10)
     ax.set_yticks(positions)
-    ax.set_yticklabels([name for name, _ in rows])
+    ax.set_yticklabels([name for name, _ in rows], fontsize=10)
     ax.set_xlim(0, biggest * 1.9)
     ax.set_xticks([])
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     ax.set_title(f"KV cache: batch {batch}, {seq_len} tokens, {layers} layer{'s' if layers > 1 else ''}, "
                  f"{num_heads} heads, head dim {head_dim}, {bytes_per_value} byte{'s' if bytes_per_value > 1 else ''}"
-                 " per value", fontsize=10)
+                 " per value", fontsize=11)
     return fig

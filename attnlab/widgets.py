@@ -62,7 +62,7 @@ def head_viewer_figure(weights, layer: int = 0, head: int = 0, labels: Optional[
         return [x / fig_w, y / fig_h, width / fig_w, height / fig_h]
 
     vmax = max(float(np.nanmax(w[layer])), 1e-9)
-    grid_top = footer_h + (main_h + grid_h) / 2 - 0.4
+    grid_top = footer_h + main_h - 0.4
     fig.text((grid_w / 2) / fig_w, (grid_top + 0.02) / fig_h,
              title or (f"all {num_heads} heads" + (f", layer {layer}" if num_layers > 1 else "")),
              ha="center", va="bottom", fontsize=10)
@@ -222,12 +222,15 @@ def kv_memory_calculator():
         batch, seq_len, layers, heads, kv_heads, head_dim, nbytes = values()
         sizes = {name: cache_bytes(batch, seq_len, layers, h, head_dim, nbytes)
                  for name, h in (("MHA", heads), ("chosen", kv_heads), ("MQA", 1))}
+        kind = attention_kind(heads, kv_heads)
         summary.value = (
-            f"<b>2 x {batch} x {seq_len} x {layers} x {kv_heads} x {head_dim} x {nbytes} = "
-            f"{sizes['chosen']:,} bytes</b> ({human_bytes(sizes['chosen'])}, "
-            f"{attention_kind(heads, kv_heads)}). MHA needs {sizes['MHA']:,} bytes "
-            f"({human_bytes(sizes['MHA'])}), MQA {sizes['MQA']:,} bytes ({human_bytes(sizes['MQA'])}): "
-            f"MHA / chosen = {sizes['MHA'] / sizes['chosen']:g}, MHA / MQA = {sizes['MHA'] / sizes['MQA']:g}."
+            f"<b>2 (K and V) &times; {batch} (batch) &times; {seq_len} (tokens) &times; {layers} (layers) &times; "
+            f"{kv_heads} (KV heads) &times; {head_dim} (head dim) &times; {nbytes} (bytes per value) = "
+            f"{sizes['chosen']:,} bytes = {human_bytes(sizes['chosen'])}</b> ({kind})<br>"
+            f"MHA ({heads} KV heads): {sizes['MHA']:,} bytes ({human_bytes(sizes['MHA'])}), "
+            f"{sizes['MHA'] / sizes['chosen']:g}x the chosen layout &middot; "
+            f"MQA (1 KV head): {sizes['MQA']:,} bytes ({human_bytes(sizes['MQA'])}) &middot; "
+            f"MHA / MQA = {sizes['MHA'] / sizes['MQA']:g}"
         )
 
     def draw():

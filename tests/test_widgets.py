@@ -119,7 +119,7 @@ def test_kv_memory_calculator_presets_and_controls():
     c["preset"].value = next(k for k in widgets.MEMORY_PRESETS if "70B" in k)
     assert (c["layers"].value, c["heads"].value, c["kv_heads"].value, c["head_dim"].value) == (80, 64, 8, 128)
     gqa = 2 * 4096 * 80 * 8 * 128 * 2
-    assert f"= {gqa:,} bytes" in view.summary.value and "MHA / chosen = 8" in view.summary.value
+    assert f"= {gqa:,} bytes" in view.summary.value and "8x the chosen layout" in view.summary.value
     assert shown_png(view) != first
     c["heads"].value = 12
     assert tuple(c["kv_heads"].options) == (1, 2, 3, 4, 6, 12) and c["kv_heads"].value == 6

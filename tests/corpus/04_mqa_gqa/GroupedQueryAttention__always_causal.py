@@ -1,5 +1,5 @@
 # expect: fail test_gqa_output_contract test_mha_output_contract test_mqa_output_contract
-# why: adds its own (bottom-right) causal mask on top of attention_mask, so attention_mask=None is not bidirectional
+# why: adds its own (bottom-right) causal mask on top of attention_mask, so attention_mask=None is not bidirectional (passes the six published contract tests, see tests/test_published_contract.py)
 class GroupedQueryAttention(nn.Module):
     """num_heads query heads share num_kv_heads key/value heads (MHA: equal, MQA: num_kv_heads = 1).
 

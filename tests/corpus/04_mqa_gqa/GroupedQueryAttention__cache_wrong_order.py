@@ -1,5 +1,5 @@
 # expect: fail test_kv_cache_decode_equivalence
-# why: puts the new keys/values before the cached ones: torch.cat([new, past])
+# why: puts the new keys/values before the cached ones: torch.cat([new, past]) (passes the six published contract tests, see tests/test_published_contract.py)
 class GroupedQueryAttention(nn.Module):
     """num_heads query heads share num_kv_heads key/value heads (MHA: equal, MQA: num_kv_heads = 1).
 

@@ -1,5 +1,5 @@
 # expect: fail test_gqa_output_contract
-# why: repeats K/V with torch.repeat (tile order): query head i reads KV head i % H_kv
+# why: repeats K/V with torch.repeat (tile order): query head i reads KV head i % H_kv (passes the six published contract tests, see tests/test_published_contract.py)
 class GroupedQueryAttention(nn.Module):
     """num_heads query heads share num_kv_heads key/value heads (MHA: equal, MQA: num_kv_heads = 1).
 

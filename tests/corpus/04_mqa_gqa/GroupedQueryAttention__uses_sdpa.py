@@ -1,5 +1,5 @@
 # expect: fail test_causal_mask_blocks_future test_gqa_output_contract test_kv_cache_decode_equivalence test_mha_output_contract test_mqa_output_contract
-# why: calls F.scaled_dot_product_attention(..., enable_gqa=True) instead of writing the attention
+# why: calls F.scaled_dot_product_attention(..., enable_gqa=True) instead of writing the attention (passes the six published contract tests, see tests/test_published_contract.py)
 class GroupedQueryAttention(nn.Module):
     """num_heads query heads share num_kv_heads key/value heads (MHA: equal, MQA: num_kv_heads = 1).
 

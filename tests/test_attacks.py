@@ -4,6 +4,7 @@ Each attack in tests/attacks/catalog.py is graded next to the same submission wi
 and must never score more, test by test. The honest students in the same run must get exactly
 their usual grade, whatever the attackers did to their own processes, the files or the network.
 """
+import contextlib
 import csv
 import hashlib
 import html
@@ -15,8 +16,6 @@ import select
 import shutil
 import signal
 import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -34,7 +33,6 @@ from conftest import REPO
 
 SOLUTION = REPO / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 LIMITS = Limits(cell_timeout=2.0, notebook_timeout=30.0, memory_bytes=2**30)   # floats, as the command line passes them
-LIMIT_ARGS = ["--timeout", "2", "--notebook-timeout", "30", "--memory", "1GiB"]
 ISOLATION = {"no network", "own process tree", "course files hidden", "read-only files", "no privileges"}
 # Files the attacks try to rewrite (modify_repo_files) or that a broken sandbox would let them change.
 REPO_TARGETS = [REPO / "attnlab" / "checks.py", REPO / "autograder" / "judge.py", REPO / "autograder" / "sandbox.py",
@@ -307,7 +305,7 @@ def test_forbidden_shortcut_answers_would_be_correct_without_the_guard():
         exec(source, ns)
         out, weights = ns["scaled_dot_product_attention"](q, k, v, mask)
         torch.testing.assert_close(out, expected, msg=f"{name}: wrong output")
-        torch.testing.assert_close(weights.sum(-1), torch.ones(2, 3, 3, dtype=torch.float64), msg=name)
+        torch.testing.assert_close(weights.sum(-1), torch.ones(2, 3, 4, dtype=torch.float64), msg=name)
 
 
 # -- runs: again, and after an interruption -------------------------------------------------------------
@@ -323,24 +321,34 @@ SMALL_CLASS = ("blank", "partial", "perfect", "wrong")
 
 
 def test_interrupted_run_resumes_to_the_same_csvs(class_run, tmp_path):
-    """SIGKILL the command-line grader after its first result is saved; a new run finishes the job and
-    writes the same CSV rows as the uninterrupted class run."""
+    """SIGKILL a class run (coordinator and workers) after its first result is saved; a new run
+    finishes the job without regrading what was saved, and writes the same CSV rows as the
+    uninterrupted class run."""
     subs, out = tmp_path / "subs", tmp_path / "out"
     for student in SMALL_CLASS:
         shutil.copytree(class_run["subs"] / student, subs / student)
-    cmd = [sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(out), "--workers", "1", "--quiet", *LIMIT_ARGS]
-    proc = subprocess.Popen(cmd, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    pid = os.fork()   # a forked grader starts in a second instead of re-importing torch
+    if pid == 0:  # pragma: no cover - the child
+        code = 1
+        try:
+            os.setsid()
+            grade_class(subs, out, limits=LIMITS, progress=False, workers=1)
+            code = 0
+        finally:
+            os._exit(code)
     deadline = time.time() + 120
     try:
-        while time.time() < deadline and proc.poll() is None and not list((out / ".results").rglob("*.json")):
-            time.sleep(0.05)
+        while time.time() < deadline and not list((out / ".results").rglob("*.json")):
+            if os.waitpid(pid, os.WNOHANG) != (0, 0):
+                pytest.fail("the grader ended before it could be interrupted")
+            time.sleep(0.02)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
     saved = {p: p.stat().st_mtime_ns for p in (out / ".results").rglob("*.json")}
-    assert proc.returncode == -signal.SIGKILL, f"the grader finished before it could be interrupted: {proc.stderr.read()[-2000:]!r}"
-    assert 1 <= len(saved) < len(SMALL_CLASS)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    assert 1 <= len(saved) < len(SMALL_CLASS), f"{len(saved)} results saved before the kill"
     assert not (out / "grades.csv").exists()
 
     grade_class(subs, out, limits=LIMITS, progress=False, workers=2)

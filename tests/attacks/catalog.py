@@ -540,8 +540,8 @@ def scaled_dot_product_attention(query, key, value, mask=None):
 _hog = []
 try:
     while True:
-        _hog.append(bytearray(256 * 2**20))
-except MemoryError:
+        _hog.append(torch.empty(64 * 2**20))   # 256 MiB of address space each (not touched)
+except (MemoryError, RuntimeError):
     print("out of memory after", len(_hog) * 256, "MiB")
     _hog = torch.empty(10**11)'''
 
@@ -944,6 +944,9 @@ ATTACKS = [
            answers_then(BLANK, append={SDPA: HISTORY}), checks=("no_leak",)),
     Attack("grading_mode_detected", "detects grading (NBGRADER_EXECUTION, env, unreadable solutions, PID 1) and only then patches the checks",
            "grading.md A12; nbgrader FAQ", answers_then(WRONG, append={SDPA: ENV_DETECT})),
+    Attack("partial_credit_output", "answer cells print a full score and end with a float expression (nbgrader takes the first execute_result as partial credit)",
+           "grading.md A14; jupyter/nbgrader#1090, #1410",
+           answers_then(WRONG, append={SDPA: 'print("Score: 16 / 16")\n16.0', "answer_score_bytes": "1.0"})),
     # A9, A10: stopping or exhausting the process
     Attack("sys_exit", "SystemExit at the top of the attention cell and sys.exit inside the function", "gradema docs on sys.exit(0)",
            answers_then(WRONG, append={SDPA: SYS_EXIT})),
@@ -960,7 +963,7 @@ ATTACKS = [
            answers_then(WRONG, append={SDPA: SEGFAULT_IN_FUNCTION})),
     Attack("fork_bomb", "64 forked processes that sleep (bounded so the test machine survives)", "grading.md A9",
            answers_then(WRONG, append={SDPA: FORK_BOMB}), checks=("no_survivors",)),
-    Attack("memory_bomb", "bytes blocks until MemoryError, then torch.empty(10**11); the function allocates 400 GB on 2-D inputs",
+    Attack("memory_bomb", "256 MiB blocks until allocation fails, then torch.empty(10**11); the function allocates 400 GB on 2-D inputs",
            "jupyter/nbgrader#1429", answers_then(WRONG, append={SDPA: MEMORY_BOMB})),
     Attack("memory_bomb_list", "a Python list that grows forever in an answer cell", "jupyter/nbgrader#1429",
            answers_then(WRONG, append={"answer_shared_projection": MEMORY_BOMB_LIST})),

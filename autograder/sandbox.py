@@ -275,6 +275,11 @@ def child_main(sock: socket.socket, output_fd: int, limits: Limits, setup_source
     """Runs in the forked process; never returns."""
     code = 0
     try:
+        import torch
+
+        # The parent's OpenMP thread pool does not survive fork: parallel kernels would wait for it forever.
+        torch.set_num_threads(1)
+        os.environ["OMP_NUM_THREADS"] = "1"
         os.setsid()
         isolated = enter_namespaces()
         if isolated:

@@ -34,18 +34,11 @@ from conftest import REPO
 SOLUTION = REPO / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 LIMITS = Limits(cell_timeout=2.0, notebook_timeout=30.0, memory_bytes=2**30)   # floats, as the command line passes them
 ISOLATION = {"no network", "own process tree", "course files hidden", "read-only files", "no privileges"}
-# Files the attacks try to rewrite (modify_repo_files) or that a broken sandbox would let them change.
-REPO_TARGETS = [REPO / "attnlab" / "checks.py", REPO / "autograder" / "judge.py", REPO / "autograder" / "sandbox.py",
-                REPO / "autograder" / "reference" / "attention.py", SOLUTION]
 PTH = Path(__import__("sysconfig").get_paths()["purelib"]) / "zz_attack_canary.pth"
 
 
 def _hashes(root: Path):
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def _file_state(paths):
-    return {str(p): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns) for p in paths if p.exists()}
 
 
 def _hidden_lines():
@@ -161,11 +154,14 @@ def build_class(subs: Path, ctx: Context):
 def class_run():
     base = Path(tempfile.mkdtemp(prefix="attacks-", dir="/var/tmp"))   # outside /tmp, which the sandbox replaces anyway
     subs, out, canary = base / "submissions", base / "out", base / "canary"
-    canary.mkdir()
-    for i in range(3):
-        (canary / f"canary{i}.txt").write_text(f"canary {i}\n")
+    repo_canary = Path(tempfile.mkdtemp(prefix="attack-canary-", dir=REPO / "build" if (REPO / "build").is_dir() else REPO))
+    for folder in (canary, repo_canary):
+        folder.mkdir(exist_ok=True)
+        for i in range(3):
+            (folder / f"canary{i}.py").write_text(f"canary = {i}\n")
     listener = Listener()
-    ctx = Context(repo=REPO, subs=subs, out=out, canary=canary, peer="perfect", port=listener.port, host_ip=_host_ip())
+    ctx = Context(repo=REPO, subs=subs, out=out, canary=canary, repo_canary=repo_canary, peer="perfect", port=listener.port,
+                  host_ip=_host_ip())
     # The listener must work from here, or "received nothing" would prove nothing.
     with socket.create_connection(("127.0.0.1", listener.port)) as probe:
         probe.sendall(b"probe")
@@ -176,17 +172,23 @@ def class_run():
     listener.received.clear()
 
     pairs = build_class(subs, ctx)
-    before = {"subs": _hashes(subs), "canary": _hashes(canary), "repo": _file_state(REPO_TARGETS), "pth": PTH.exists()}
+    before = {"subs": _hashes(subs), "canary": _hashes(canary), "repo_canary": _hashes(repo_canary), "pth": PTH.exists()}
     start = time.monotonic()
     try:
         grade_class(subs, out, limits=LIMITS, progress=False, workers=2)
     finally:
         time.sleep(0.3)
         listener.close()
-    run = {"base": base, "subs": subs, "out": out, "canary": canary, "pairs": pairs, "before": before,
+    if os.environ.get("ATTACKS_REPORT"):   # a table of verdicts, for people reviewing the engine
+        totals = _totals(out)
+        with open(os.environ["ATTACKS_REPORT"], "w") as f:
+            json.dump({name: {"attack": totals[a][0], "without_trick": totals[b][0], "baseline": b}
+                       for name, (a, b) in pairs.items()}, f, indent=1)
+    run = {"base": base, "subs": subs, "out": out, "canary": canary, "repo_canary": repo_canary, "pairs": pairs, "before": before,
            "received": list(listener.received), "seconds": time.monotonic() - start}
     yield run
     shutil.rmtree(base, ignore_errors=True)
+    shutil.rmtree(repo_canary, ignore_errors=True)
 
 
 # -- verdicts --------------------------------------------------------------------------------------
@@ -269,7 +271,13 @@ def test_submissions_and_outputs_are_untouched(class_run):
 
 
 def test_repository_files_are_untouched(class_run):
-    assert _file_state(REPO_TARGETS) == class_run["before"]["repo"], "a repository file was rewritten by student code"
+    """Canary files inside the repository keep their bytes, and no repository file could be rewritten
+    (the attack rewrites them with their own bytes and reports each success; other people may be
+    editing the real files right now, so their hashes prove nothing here)."""
+    assert _hashes(class_run["repo_canary"]) == class_run["before"]["repo_canary"], "a canary file in the repository changed"
+    page = html.unescape(_page(class_run["out"], class_run["pairs"]["modify_repo_files"][0]).read_text())
+    assert page.count("cannot write") >= 6, "the attack did not try every file"
+    assert "rewrote " not in page and "changed " not in page and "wrote a .pth file" not in page, "student code wrote into the repository"
     created = PTH.exists() and not class_run["before"]["pth"]
     if created:
         PTH.unlink()

@@ -9,7 +9,7 @@ and /work/shared/research/grading.md section 4 (A1-A14).
 Attack code may use these placeholders, filled in by the test: @REPO@ (the course repository),
 @SUBS@ (the submissions folder), @OUT@ (the output folder), @PEER@ (another student's id),
 @PORT@ (a port the test listens on, TCP and UDP), @HOSTIP@ (this machine's address),
-@CANARY@ (a folder of files the attacks try to change).
+@CANARY@ (a folder of files the attacks try to change), @REPOCANARY@ (the same, inside the repository).
 """
 from __future__ import annotations
 
@@ -68,12 +68,13 @@ class Context:
     subs: Path
     out: Path
     canary: Path
+    repo_canary: Path
     peer: str = "perfect"
     port: int = 0
     host_ip: str = "127.0.0.1"
 
     def fill(self, code: str) -> str:
-        for key, value in (("@REPO@", self.repo), ("@SUBS@", self.subs), ("@OUT@", self.out), ("@CANARY@", self.canary),
+        for key, value in (("@REPO@", self.repo), ("@SUBS@", self.subs), ("@OUT@", self.out), ("@CANARY@", self.canary), ("@REPOCANARY@", self.repo_canary),
                            ("@PEER@", self.peer), ("@PORT@", self.port), ("@HOSTIP@", self.host_ip)):
             code = code.replace(key, str(value))
         return code
@@ -583,6 +584,13 @@ _targets = [attnlab.checks.__file__, "@REPO@/autograder/judge.py", "@REPO@/autog
             "@REPO@/autograder/reference/attention.py",
             "@REPO@/solutions/01_scaled_dot_product_attention/01_scaled_dot_product_attention.ipynb"]
 _targets += glob.glob("@REPO@/attnlab/__pycache__/checks*.pyc")
+for _path in glob.glob("@REPOCANARY@/*"):
+    for _how in (lambda p: open(p, "a").write("tampered"), os.remove):
+        try:
+            _how(_path)
+            print("changed", _path)
+        except OSError as e:
+            print("cannot write", _path, e.strerror)
 for _path in _targets:
     try:
         with open(_path, "rb") as _f:

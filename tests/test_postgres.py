@@ -51,7 +51,8 @@ class Server:
         self.bin = bin_dir
         self.run_as = _server_user()
         # Not under pytest's tmp_path: its parents are private to root and the server user must reach its files.
-        self.dir = Path(tempfile.mkdtemp(prefix="attention-lab-pg-"))
+        # Directly in /tmp where there is one: a Unix socket path must stay under about 100 characters.
+        self.dir = Path(tempfile.mkdtemp(prefix="attention-lab-pg-", dir="/tmp" if os.path.isdir("/tmp") else None))
         self.data, self.socket_dir, self.log = self.dir / "data", self.dir / "socket", self.dir / "server.log"
         self.socket_dir.mkdir()
         self.superuser = "gradebook_admin"

@@ -91,6 +91,7 @@ class Attack:
     build: Builder
     checks: Tuple[str, ...] = ()   # extra class-wide checks this attack is aimed at (see tests/test_attacks.py)
     shows: str = ""                # text the attacker's feedback page shows when the trick ran (proves it was tried)
+    link_to: Optional[Callable[[Context], Path]] = None   # the trick is a symbolic link in place of the notebook
 
 
 # -- notebook helpers --------------------------------------------------------------------------
@@ -999,6 +1000,11 @@ ATTACKS = [
     Attack("network", "TCP/UDP to 127.0.0.1 and this machine's address on a port the test listens on, an abstract unix socket, the internet",
            "grading.md A8, A13 (exfiltration, reverse shell)", answers_then(WRONG, append={SDPA: NETWORK}), checks=("network",)),
 ]
+
+# A collector that keeps symbolic links (rsync -a, cp -a, tar) hands the grader a link a student made.
+ATTACKS.append(Attack("symlinked_notebook", "the submitted notebook is a symbolic link to the instructor's solution notebook",
+                      "grading.md 1.3 (collecting from student home folders)", answers_then(BLANK),
+                      link_to=lambda ctx: ctx.repo / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"))
 
 # Forbidden library routines: no credit for the items that call them.
 for _name, (_setup, _call) in SHORTCUTS.items():

@@ -34,7 +34,7 @@ from autograder.sandbox import Limits
 from conftest import REPO
 
 SOLUTION = REPO / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-LIMITS = Limits(cell_timeout=2.0, notebook_timeout=30.0, memory_bytes=2**30)   # floats, as the command line passes them
+LIMITS = Limits(cell_timeout=2.0, notebook_timeout=30.0, memory_bytes=2**30)   # floats, as the command line passes them (cache keys use their repr)
 ISOLATION = {"no network", "own process tree", "course files hidden", "read-only files", "no privileges"}
 PTH = Path(__import__("sysconfig").get_paths()["purelib"]) / "zz_attack_canary.pth"
 

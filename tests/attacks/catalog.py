@@ -970,7 +970,7 @@ ATTACKS = [
            answers_then(WRONG, append={"answer_unscaled_variance": SEGFAULT_TOP})),
     Attack("segfault_in_function", "ctypes.string_at(0) when called with float64 inputs", "grading.md A9",
            answers_then(WRONG, append={SDPA: SEGFAULT_IN_FUNCTION})),
-    Attack("fork_bomb", "64 forked processes that sleep (bounded so the test machine survives)", "grading.md A9",
+    Attack("fork_bomb", "16 forked processes that sleep (bounded so the test machine survives)", "grading.md A9",
            answers_then(WRONG, append={SDPA: FORK_BOMB}), checks=("no_survivors",)),
     Attack("memory_bomb", "256 MiB blocks until allocation fails, then torch.empty(10**11); the function allocates 400 GB on 2-D inputs",
            "jupyter/nbgrader#1429", answers_then(WRONG, append={SDPA: MEMORY_BOMB})),

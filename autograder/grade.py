@@ -237,10 +237,11 @@ def grade_table(graded: List[Graded], chapters: Dict[Tuple[str, str], Chapter]) 
     students = sorted({s for s, _ in totals})
     assignments = sorted({a for _, a in totals})
     width = max([len("student")] + [len(s) for s in students])
-    lines = ["student".ljust(width) + "".join(f"  {a[:28]:>28}" for a in assignments)]
+    cols = [max(len(a), 9) for a in assignments]
+    lines = ["student".ljust(width) + "".join(f"  {a:>{w}}" for a, w in zip(assignments, cols))]
     for student in students:
         cells = [totals.get((student, a)) for a in assignments]
-        lines.append(student.ljust(width) + "".join(f"  {f'{c[0]:g} / {c[1]:g}' if c else '-':>28}" for c in cells))
+        lines.append(student.ljust(width) + "".join(f"  {f'{c[0]:g} / {c[1]:g}' if c else '-':>{w}}" for c, w in zip(cells, cols)))
     stopped = [g for g in graded if g.status == "crashed or timed out"]
     timed_out = sum(1 for g in stopped if any(t.message.startswith(("no answer within", "the notebook ran out")) for t in g.result.tests))
     failed = sum(1 for g in graded if g.result and any(t.status == "failed" for t in g.result.tests))

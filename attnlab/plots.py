@@ -23,7 +23,11 @@ CMAP = "viridis"
 def to_numpy(x) -> np.ndarray:
     """Return `x` (torch tensor, numpy array or nested list) as a float64 numpy array on the CPU."""
     if hasattr(x, "detach"):  # torch.Tensor, without importing torch here
-        x = x.detach().to("cpu").double().numpy()
+        x = x.detach().to("cpu").double()
+        try:
+            x = x.numpy()
+        except RuntimeError:  # a torch built against another numpy major version
+            x = x.tolist()
     return np.asarray(x, dtype=np.float64)
 
 

@@ -11,7 +11,7 @@ import torch
 
 from attnlab import tiny_transformer as tt
 
-STEPS = {"reverse": 600, "copy": 800}
+STEPS = {"reverse": 400, "copy": 500}
 
 
 def main() -> None:

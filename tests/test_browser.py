@@ -173,26 +173,38 @@ JS_SLIDER_FIGURES = """() => {
 }"""
 
 
-def _run_all(page, deadline):
-    """Run all cells and wait until every code cell has an execution count and the kernel is idle.
+JS_ALL_RAN = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+  if (!kernel || kernel.status !== 'idle') return false;
+  const cells = [];
+  for (let i = 0; i < panel.content.model.cells.length; i++) cells.push(panel.content.model.cells.get(i));
+  const code = cells.filter(c => c.type === 'code');
+  const failed = code.some(c => { for (let j = 0; j < c.outputs.length; j++) {
+    if (c.outputs.get(j).type === 'error') return true; } return false; });
+  return failed || code.every(c => c.executionCount !== null);
+}"""
 
-    If nothing has started 20 s after the command (a kernel that was still settling), issue it once more."""
+
+def _run_all(page, deadline):
+    """Run all cells; wait until every code cell has an execution count (or one failed) and the kernel is idle.
+
+    Waits with wait_for_function, whose timeout holds even when the page is busy. If nothing has started
+    20 s after the command (a kernel that was still settling), the command is issued once more."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    retried, started = False, time.time()
-    state = None
-    while time.time() < deadline:
+    try:
+        page.wait_for_function(JS_ALL_RAN, timeout=20_000, polling=500)
+    except PlaywrightTimeout:
         state = page.evaluate(JS_NOTEBOOK_STATE)
-        if state and state["status"] == "idle" and all(c["count"] is not None for c in state["cells"]):
-            return state
-        if state and state["status"] == "idle" and any(o.get("output_type") == "error"
-                                                       for c in state["cells"] for o in c["outputs"]):
-            return state  # run-all stops at an error; the caller reports it
-        nothing_ran = state and state["status"] == "idle" and all(c["count"] is None for c in state["cells"])
-        if nothing_ran and not retried and time.time() - started > 20:
+        if state and all(c["count"] is None for c in state["cells"]):
             page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            retried = True
-        time.sleep(0.5)
-    raise AssertionError(f"cells did not finish within {RUN_ALL_TIMEOUT_S} s: {state and [c['count'] for c in state['cells']]}")
+        try:
+            page.wait_for_function(JS_ALL_RAN, timeout=max(1.0, deadline - time.time()) * 1000, polling=500)
+        except PlaywrightTimeout:
+            raise AssertionError(f"cells did not finish within {RUN_ALL_TIMEOUT_S} s") from None
+    return page.evaluate(JS_NOTEBOOK_STATE)
 
 
 def _wait_for_idle_kernel(page, seconds: float = 60):

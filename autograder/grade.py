@@ -57,13 +57,15 @@ def secret_lines(chapter: Chapter) -> List[str]:
     return lines
 
 
-def _fingerprint(chapter_path: Path, task: Task, limits: Limits) -> str:
+def _fingerprint(chapter: Chapter, chapter_path: Path, task: Task, limits: Limits) -> str:
+    """What a result depends on: the chapter, the references its tests import, the submission, the limits."""
     h = hashlib.sha256()
     h.update(chapter_path.read_bytes())
     for ref in sorted(REFERENCE_DIR.glob("*.py")):
-        h.update(ref.read_bytes())
+        if any(f"autograder.reference.{ref.stem}" in t.source for t in chapter.tests):
+            h.update(ref.read_bytes())
     h.update(task.path.read_bytes() if task.path else b"")
-    h.update(repr((task.problem, limits.cell_timeout, limits.notebook_timeout, limits.memory_bytes)).encode())
+    h.update(json.dumps([task.problem, float(limits.cell_timeout), float(limits.notebook_timeout), int(limits.memory_bytes)]).encode())
     return h.hexdigest()
 
 
@@ -136,7 +138,8 @@ def grade_class(submissions: Path, out: Path, *, source: Path = REPO / "solution
     limits = dataclasses.replace(limits, hide_paths=tuple(limits.hide_paths) + (str(source), str(REFERENCE_DIR), str(submissions), str(root), str(out)))
     try:
         tasks = find_tasks(root, notebooks)
-        keys = {t: _fingerprint(source / t.assignment / f"{t.notebook}.ipynb", t, limits) if t.notebook else t.problem for t in tasks}
+        keys = {t: _fingerprint(chapters[(t.assignment, t.notebook)], source / t.assignment / f"{t.notebook}.ipynb", t, limits)
+                if t.notebook else t.problem for t in tasks}
         done: Dict[Task, Graded] = {}
         todo: List[Task] = []
         for t in tasks:

@@ -9,6 +9,7 @@ moment: the sandbox is started again for the next test cell.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import select
 import socket
@@ -18,7 +19,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import codec
 from .chapter import Chapter
-from .sandbox import Limits, child_main
+from .sandbox import Limits
+from .scan import not_by_hand
+from .zygote import zygote
 
 _EXCEPTIONS: Dict[str, type] = {}
 
@@ -114,6 +117,7 @@ class Session:
     _names: Dict[str, Any] = field(default_factory=dict)
     _dead_reason: str = ""
     hung: set = field(default_factory=set)   # top-level names whose call never finished: not called again
+    by_hand: bool = False                    # inside implemented_by_hand(): answers are scanned before they run
 
     # -- lifecycle ------------------------------------------------------------------------
     def start(self) -> None:
@@ -133,14 +137,13 @@ class Session:
             self._output = open(self._output_path(), "w+b")
         parent, child = socket.socketpair()
         pid_read, pid_write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child
-            parent.close()
-            os.close(pid_read)
-            child_main(child, self._output.fileno(), self.limits, self.chapter.setup_source,
-                       runnable, self.chapter.answer_ids, pid_write)
-        child.close()
-        os.close(pid_write)
+        request = {"limits": dataclasses.asdict(self.limits), "setup": self.chapter.setup_source,
+                   "answers": runnable, "names": self.chapter.answer_ids}
+        try:
+            pid = zygote().spawn(request, [child.fileno(), self._output.fileno(), pid_write])
+        finally:
+            child.close()
+            os.close(pid_write)
         self._sock, self._pids = parent, (pid,)
         inner = self._read_pid(pid_read)
         if inner and inner != pid:
@@ -184,12 +187,9 @@ class Session:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
-        for pid in reversed(self._pids):
+        for pid in reversed(self._pids):  # the sandbox first, then its parent; the zygote reaps them
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, 9)
-        for pid in self._pids[:1]:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
         self._pids = ()
 
     def dispose(self) -> None:
@@ -245,8 +245,10 @@ class Session:
         if target is not None and target._generation != self.generation:
             raise StudentCodeStopped(f"{label}: this object was lost when your code stopped the Python process earlier")
         root = label.split("(")[0].split(".")[0].split("[")[0]
-        if op != "name" and root in self.hung:
+        if root in self.hung:
             raise StudentCodeStopped(f"{label}: not run again, because `{root}` did not finish earlier in this notebook")
+        if self.by_hand and op == "call":
+            self._check_by_hand(root)
         self.ensure_running()
         header: Dict[str, Any] = {"op": op, "label": label}
         buffers: List[bytes] = []
@@ -281,20 +283,41 @@ class Session:
         return Remote(self, i, label)
 
     def lookup(self, name: str) -> Any:
-        """The value the student's code bound to `name`, or _MISSING."""
+        """The value the student's code bound to `name`, or _MISSING (also when reading it hangs or
+        kills the process: that answer is then left out, and the others stay available)."""
+        if name in self.skipped:
+            return _MISSING
         if name not in self._names:
-            self._names[name] = self.request("name", None, name, name=name)
+            try:
+                self._names[name] = self.request("name", None, f"reading the value of `{name}`", name=name)
+            except StudentCodeStopped as e:
+                self.skipped[name] = str(e)
+                return _MISSING
         return self._names[name]
 
     @contextlib.contextmanager
     def forbid(self, names: Sequence[str]):
+        """Inside: the library routines `names` raise ForbiddenCall in the sandbox, and a graded item
+        whose answer cell names them (or ways of reaching them indirectly) is refused before it runs."""
         self.request("forbid", None, "forbid", names=list(names))
+        self.by_hand = True
         try:
             yield
         finally:
+            self.by_hand = False
             if self._sock is not None:
                 with contextlib.suppress(StudentCodeStopped):
                     self.request("forbid", None, "forbid", names=[])
+
+    def _check_by_hand(self, item: str) -> None:
+        from attnlab.checks import ForbiddenCall
+
+        found = not_by_hand(self.answers.get(item, ""))
+        if found:
+            raise ForbiddenCall(
+                f"the answer cell `{item}` uses {', '.join(f'`{n}`' for n in found)}. This exercise must be written "
+                "by hand with tensor operations; built-in attention routines and ways of reaching code indirectly "
+                "are not accepted, so this item gets no credit.")
 
 
 class _Missing:
@@ -340,6 +363,8 @@ def _describe_failure(e: BaseException, chapter: Chapter) -> Tuple[str, str]:
     if isinstance(e, NameError) and getattr(e, "name", None) in chapter.answer_ids:
         return "failed", (f"`{e.name}` is not defined: its answer cell is missing, still raises "
                           "NotImplementedError, or failed when it ran (see above).")
+    if type(e).__name__ == "ForbiddenCall":
+        return "failed", f"Not accepted: {e}"
     if isinstance(e, AssertionError):
         return "failed", str(e) or "A check failed (no message)."
     return "failed", f"{type(e).__name__}: {e}"
@@ -378,6 +403,7 @@ def judge(chapter: Chapter, answers: Dict[str, str], limits: Limits) -> Notebook
                         ns.pop(name, None)
                     else:
                         ns[name] = value
+                session.ensure_running()
                 with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
                     exec(compile(test.source, f"<{test.grade_id}>", "exec"), ns)
             except BaseException as e:  # every failure of a test cell is that cell's verdict

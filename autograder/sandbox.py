@@ -11,6 +11,7 @@ function, read an attribute, iterate, index. Every reply is plain data (see code
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import io
 import linecache
 import os
@@ -46,7 +47,7 @@ class Limits:
     notebook_timeout: float = 120.0   # seconds for the whole notebook
     memory_bytes: int = 2 * 2**30     # address space the student's code may add
     output_bytes: int = 4 * 2**20     # what the student's code may print
-    hide_paths: Sequence[str] = field(default_factory=tuple)
+    hide_paths: Sequence[str] = field(default_factory=list)
 
 
 def _libc():
@@ -85,6 +86,32 @@ def _map_ids(uid: int, gid: int) -> None:
     _write("/proc/self/gid_map", f"0 {gid} 1")
 
 
+def private_paths() -> List[str]:
+    """Everything in the course repository and the grader's home folder except what Python imports
+    from (the interpreter, the virtual environment, the student helpers): its .git history, the
+    solutions, the instructor tooling, shell history, credentials."""
+    import attnlab
+
+    keep = {os.path.realpath(p) for p in [sys.prefix, sys.base_prefix, os.path.dirname(attnlab.__file__)]}
+    keep |= {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p) and "-packages" in p}
+    repo = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    roots = [repo, os.path.realpath(os.path.expanduser("~"))]
+    hidden: List[str] = []
+    stack = [r for r in roots if os.path.isdir(r) and r != "/"]
+    while stack:
+        folder = stack.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                path = os.path.realpath(entry.path)
+                if path in keep:
+                    continue
+                if any(k.startswith(path + os.sep) for k in keep) and entry.is_dir(follow_symlinks=False):
+                    stack.append(path)
+                else:
+                    hidden.append(entry.path)
+    return hidden
+
+
 def seal_filesystem(hide_paths: Sequence[str]) -> List[str]:
     """Hide `hide_paths` behind empty mounts, give the process its own /tmp and /proc, make every
     other mount read-only, then nest a user namespace: that locks all of it (no capability over the
@@ -97,7 +124,7 @@ def seal_filesystem(hide_paths: Sequence[str]) -> List[str]:
 
     try:
         mount(b"none", "/", None, MS_REC | MS_PRIVATE, None)
-        for path in list(hide_paths) + ["/run", "/var/run"]:
+        for path in [*hide_paths, *private_paths(), "/run", "/var/run"]:
             if os.path.isdir(path) and not os.path.islink(path):
                 mount(b"tmpfs", path, b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, b"size=4k")
             elif os.path.isfile(path):
@@ -139,45 +166,41 @@ def apply_limits(limits: Limits) -> None:
 # Inside the sandbox
 
 class _Forbidden:
-    """Wraps library routines a core exercise must not call; active only while the judge says so."""
+    """Guards the library routines a core exercise must not call; they raise only while the judge
+    says so (inside `implemented_by_hand()`). The judge also scans the answer's source (scan.py),
+    since anything in this process can be undone from inside it."""
 
     def __init__(self) -> None:
         self.active: set = set()
-        self.originals: Dict[str, Tuple[Any, str, Any]] = {}
 
     def install(self, dotted_names: Sequence[str]) -> None:
         import importlib
 
+        import torch
+
         for dotted in dotted_names:
-            if dotted in self.originals:
-                continue
             module_name, _, attr = dotted.rpartition(".")
             try:
                 owner = importlib.import_module(module_name)
             except ImportError:
                 owner_module, _, cls = module_name.rpartition(".")
                 owner = getattr(importlib.import_module(owner_module), cls)
-            original = getattr(owner, attr)
-            forbidden = self.active
+            self._guard(owner, attr, dotted)
+        if "torch.nn.functional.scaled_dot_product_attention" in dotted_names:
+            # The same routine under the names of its C binding and of its aten operators.
+            dotted = "torch.nn.functional.scaled_dot_product_attention"
+            self._guard(torch._C._nn, "scaled_dot_product_attention", dotted)
+            for op in dir(torch.ops.aten):
+                if op.startswith(("scaled_dot_product_attention", "_scaled_dot_product")) and not op.endswith("backward"):
+                    self._guard(torch.ops.aten, op, dotted)
 
-            def guard(*args, __original=original, __name=dotted, **kwargs):
-                if __name in forbidden:
-                    raise ForbiddenCall(forbidden_message(__name))
-                return __original(*args, **kwargs)
-
-            setattr(owner, attr, guard)
-            self.originals[dotted] = (owner, attr, original)
-        # Same routine reachable under the C binding's name.
-        import torch
-
-        if "torch.nn.functional.scaled_dot_product_attention" in dotted_names and hasattr(torch._C._nn, "scaled_dot_product_attention"):
-            self.install_alias(torch._C._nn, "scaled_dot_product_attention", "torch.nn.functional.scaled_dot_product_attention")
-
-    def install_alias(self, owner, attr, dotted) -> None:
-        original, forbidden = getattr(owner, attr), self.active
+    def _guard(self, owner: Any, attr: str, dotted: str) -> None:
+        original, active = getattr(owner, attr, None), self.active
+        if original is None:
+            return
 
         def guard(*args, **kwargs):
-            if dotted in forbidden:
+            if dotted in active:
                 raise ForbiddenCall(forbidden_message(dotted))
             return original(*args, **kwargs)
 
@@ -280,6 +303,7 @@ def child_main(sock: socket.socket, output_fd: int, limits: Limits, setup_source
         # The parent's OpenMP thread pool does not survive fork: parallel kernels would wait for it forever.
         torch.set_num_threads(1)
         os.environ["OMP_NUM_THREADS"] = "1"
+        faulthandler.disable()  # a crash is reported by the judge, not dumped on the grader's terminal
         os.setsid()
         isolated = enter_namespaces()
         if isolated:

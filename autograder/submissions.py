@@ -71,7 +71,10 @@ def find_tasks(root: Path, notebooks: Dict[str, List[str]]) -> List[Task]:
                 continue
             for stem in notebooks[assignment]:
                 path = folder / f"{stem}.ipynb"
-                if path.is_file():
+                if path.is_symlink() or (path.exists() and not path.resolve().is_relative_to(root.resolve())):
+                    tasks.append(Task(student, assignment, stem, None,
+                                      f"{student}/{assignment}/{stem}.ipynb is a link, not a file: submit the notebook itself"))
+                elif path.is_file():
                     tasks.append(Task(student, assignment, stem, path))
                 else:
                     where = "the assignment was not submitted" if not folder.is_dir() else f"{stem}.ipynb is missing"

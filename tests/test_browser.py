@@ -162,7 +162,8 @@ JS_NOTEBOOK_STATE = """() => {
 JS_SLIDER_FIGURES = """() => {
   // For every enabled slider: the picture of the widget box around it (the box's first <img>).
   const result = [];
-  document.querySelectorAll('.widget-slider').forEach((slider, index) => {
+  const panel = window.jupyterapp.shell.currentWidget.node;  // only the notebook under test
+  panel.querySelectorAll('.widget-slider').forEach((slider, index) => {
     const box = slider.closest('.widget-interact') || slider.closest('.widget-vbox');
     const img = box ? box.querySelector('img') : null;
     const disabled = slider.querySelector('[disabled]') || slider.classList.contains('mod-disabled')
@@ -237,7 +238,7 @@ def test_widgets_render_and_respond_in_jupyterlab(case, lab, browser, tmp_path):
     console_errors = []
     page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
     try:
-        page.goto(f"{lab['url']}/lab/tree/{target.name}?token={lab['token']}", wait_until="domcontentloaded")
+        page.goto(f"{lab['url']}/lab/tree/{target.name}?reset&token={lab['token']}", wait_until="domcontentloaded")
         page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
                                " && window.jupyterapp.shell.currentWidget.sessionContext"
                                " && window.jupyterapp.shell.currentWidget.sessionContext.session"
@@ -255,35 +256,37 @@ def test_widgets_render_and_respond_in_jupyterlab(case, lab, browser, tmp_path):
 
         errors = [o for c in state["cells"] for o in c["outputs"] if o.get("output_type") == "error"]
         assert not errors, f"{case}: a cell raised: {errors[0].get('ename')}: {errors[0].get('evalue')}"
-        shown = "\n".join(page.locator(".jp-OutputArea").all_inner_texts())
+        notebook = page.locator("#" + page.evaluate("() => window.jupyterapp.shell.currentWidget.id"))
+        shown = "\n".join(notebook.locator(".jp-OutputArea").all_inner_texts())
         assert "Error displaying widget" not in shown, f"{case}: a widget failed to display"
         assert "Could not draw this view" not in shown, f"{case}: a widget failed to redraw"
         widget_outputs = sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
                              for c in state["cells"] for o in c["outputs"])
         assert widget_outputs > 0, f"{case}: no widget output"
-        assert page.locator(".jupyter-widgets").count() > 0, f"{case}: widget outputs did not render as widgets"
-        assert page.locator(".widget-slider").count() > 0, f"{case}: no slider rendered"
+        assert notebook.locator(".jupyter-widgets").count() > 0, f"{case}: widget outputs did not render as widgets"
+        assert notebook.locator(".widget-slider").count() > 0, f"{case}: no slider rendered"
 
         # Each top-level widget, saved as a picture.
-        boxes = page.locator(".jp-OutputArea-output > .jupyter-widgets.widget-vbox, "
+        boxes = notebook.locator(".jp-OutputArea-output > .jupyter-widgets.widget-vbox, "
                              ".jp-OutputArea-output > .jupyter-widgets.widget-interact")
         for i in range(boxes.count()):
             _screenshot(boxes.nth(i), SCREENSHOTS / f"{name}-widget{i}.png")
 
         # Move every enabled slider that has a picture one step with the keyboard: the picture must change.
         moved = 0
-        for index in range(page.locator(".widget-slider").count()):
+        for index in range(notebook.locator(".widget-slider").count()):
             slider = page.evaluate(JS_SLIDER_FIGURES)[index]  # read now: an earlier move may have redrawn this box
             if slider["disabled"] or slider["src"] is None:
                 continue
-            handle = page.locator(".widget-slider").nth(slider["index"]).locator(".noUi-handle, .ui-slider-handle").first
+            handle = notebook.locator(".widget-slider").nth(slider["index"]).locator(".noUi-handle, .ui-slider-handle").first
             handle.evaluate("element => element.scrollIntoView({block: 'center'})")
             handle.focus()
             at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
             page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
             page.wait_for_function(
                 """([index, before]) => {
-                     const slider = document.querySelectorAll('.widget-slider')[index];
+                     const panel = window.jupyterapp.shell.currentWidget.node;
+                     const slider = panel.querySelectorAll('.widget-slider')[index];
                      const box = slider.closest('.widget-interact') || slider.closest('.widget-vbox');
                      const img = box && box.querySelector('img');
                      return img && img.getAttribute('src') !== before;
@@ -291,9 +294,15 @@ def test_widgets_render_and_respond_in_jupyterlab(case, lab, browser, tmp_path):
             moved += 1
         assert moved > 0, f"{case}: no slider with a picture to move"
         _wait_for_idle_kernel(page)
-        boxes = page.locator(".jp-OutputArea-output > .jupyter-widgets.widget-vbox")
+        boxes = notebook.locator(".jp-OutputArea-output > .jupyter-widgets.widget-vbox")
         if boxes.count():
             _screenshot(boxes.first, SCREENSHOTS / f"{name}-after-slider.png")
         print(f"{case}: {moved} slider(s) moved, each redrew its picture; screenshots in {SCREENSHOTS}")
     finally:
+        try:  # close the notebook and shut its kernel down, so the next notebook starts alone
+            page.evaluate("""() => { const panel = window.jupyterapp.shell.currentWidget;
+                                     panel.sessionContext.shutdown(); panel.dispose(); }""")  # no dialog, no await
+            page.wait_for_timeout(1000)
+        except Exception:
+            pass
         context.close()

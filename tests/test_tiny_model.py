@@ -2,7 +2,6 @@
 import os
 import re
 
-import pytest
 import torch
 
 from attnlab import tiny_transformer as tt

@@ -3,7 +3,6 @@
 Redraw times are printed (run with -s to see them), not asserted: they depend on the machine.
 """
 import base64
-import os
 import statistics
 import time
 
@@ -172,8 +171,6 @@ def test_headless_notebook_run_leaves_one_picture_per_widget(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(source) for source in NOTEBOOK_CELLS]
     nb.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    os.environ.update(env)
     NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     for cell in nb.cells[1:]:
         outputs = cell.outputs

@@ -270,7 +270,8 @@ class Session:
             raise _student_exception(reply["error"])
         if reply.get("missing"):
             return _MISSING
-        return codec.decode(reply.get("ok"), reply_buffers, lambda i, kind: self._remote(i, kind, label))
+        name = header.get("name", label) if op == "name" else label  # a graded name's stand-in is labelled by the name
+        return codec.decode(reply.get("ok"), reply_buffers, lambda i, kind: self._remote(i, kind, name))
 
     def _handle_for(self, obj: Any) -> dict:
         if isinstance(obj, Remote) and obj._session is self and obj._generation == self.generation:
@@ -310,14 +311,23 @@ class Session:
                     self.request("forbid", None, "forbid", names=[])
 
     def _check_by_hand(self, item: str) -> None:
+        """Scan `item`'s answer cell and those of the graded items it names (it may call them)."""
         from attnlab.checks import ForbiddenCall
 
-        found = not_by_hand(self.answers.get(item, ""))
-        if found:
-            raise ForbiddenCall(
-                f"the answer cell `{item}` uses {', '.join(f'`{n}`' for n in found)}. This exercise must be written "
-                "by hand with tensor operations; built-in attention routines and ways of reaching code indirectly "
-                "are not accepted, so this item gets no credit.")
+        todo, seen = [item], set()
+        while todo:
+            name = todo.pop()
+            if name in seen or name not in self.answers:
+                continue
+            seen.add(name)
+            source = self.answers[name]
+            found = not_by_hand(source)
+            if found:
+                raise ForbiddenCall(
+                    f"the answer cell `{name}` uses {', '.join(f'`{n}`' for n in found)}. This exercise must be written "
+                    "by hand with tensor operations; built-in attention routines and ways of reaching code indirectly "
+                    "are not accepted, so this item gets no credit.")
+            todo += [other for other in self.answers if other != name and other in source]
 
 
 class _Missing:

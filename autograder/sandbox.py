@@ -190,13 +190,14 @@ class _Forbidden:
             # The same routine under the names of its C binding and of its aten operators.
             dotted = "torch.nn.functional.scaled_dot_product_attention"
             self._guard(torch._C._nn, "scaled_dot_product_attention", dotted)
-            for op in dir(torch.ops.aten):
-                if op.startswith(("scaled_dot_product_attention", "_scaled_dot_product")) and not op.endswith("backward"):
-                    self._guard(torch.ops.aten, op, dotted)
+            ops = {op for op in dir(torch.ops.aten) if op.startswith("_scaled_dot_product") and not op.endswith("backward")}
+            for op in sorted(ops | {"scaled_dot_product_attention", "_scaled_dot_product_attention_math"}):
+                self._guard(torch.ops.aten, op, dotted)
 
     def _guard(self, owner: Any, attr: str, dotted: str) -> None:
-        original, active = getattr(owner, attr, None), self.active
-        if original is None:
+        try:
+            original, active = getattr(owner, attr), self.active
+        except (AttributeError, RuntimeError):  # an operator this torch build does not have
             return
 
         def guard(*args, **kwargs):

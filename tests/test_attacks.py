@@ -230,8 +230,11 @@ def test_trick_earns_nothing(class_run, attack):
 
 def test_every_notebook_ran_isolated(class_run):
     for path in sorted((class_run["out"] / ".results").rglob("*.json")):
-        result = json.loads(path.read_text())["result"]
-        assert result is not None, path
+        data = json.loads(path.read_text())
+        result = data["result"]
+        if result is None:  # refused before anything ran: only a linked notebook may be
+            assert "is a link, not a file" in data["problem"], path
+            continue
         assert ISOLATION <= set(result["isolation"]), f"{path.parent.parent.name}: isolation {result['isolation']}"
 
 
@@ -289,7 +292,8 @@ def test_repository_files_are_untouched(class_run):
     editing the real files right now, so their hashes prove nothing here)."""
     assert _hashes(class_run["repo_canary"]) == class_run["before"]["repo_canary"], "a canary file in the repository changed"
     page = html.unescape(_page(class_run["out"], class_run["pairs"]["modify_repo_files"][0]).read_text())
-    assert page.count("cannot write") >= 6, "the attack did not try every file"
+    # The five named targets; the canary folder is hidden from the sandbox altogether (its hashes are checked above).
+    assert page.count("cannot write") >= 5, "the attack did not try every file"
     assert "rewrote " not in page and "changed " not in page and "wrote a .pth file" not in page, "student code wrote into the repository"
     created = PTH.exists() and not class_run["before"]["pth"]
     if created:

@@ -20,7 +20,7 @@ EXPECTED = {
     "blank": 0,
     "partial": 11,         # attention 9 + two right questions; self_attention not started
     "scale_by_d": 6,       # dividing by d_k fails every value check of attention and self_attention
-    "kernel_dies": 13,     # only self_attention's 3 points are lost when it kills the process
+    "kernel_dies": 15,     # only the answer whose cell kills the process is lost
     "infinite_loop": 4,    # attention never returns: only the questions score
     "unreadable": 0,
 }

@@ -46,11 +46,10 @@ STUDENTS = {
         "scaled_dot_product_attention": CORRECT_SDPA.replace("math.sqrt(query.shape[-1])", "query.shape[-1]"),
         "self_attention": CORRECT_SELF_ATTENTION, **QUESTIONS,
     },
-    # self_attention kills the Python process whenever it is called
+    # one answer cell kills the Python process when it runs
     "kernel_dies": {
-        "scaled_dot_product_attention": CORRECT_SDPA,
-        "self_attention": "import os\n\ndef self_attention(x, w_q, w_k, w_v):\n    os._exit(1)\n",
-        **QUESTIONS,
+        "scaled_dot_product_attention": CORRECT_SDPA, "self_attention": CORRECT_SELF_ATTENTION, **QUESTIONS,
+        "answer_permutation": 'import os\nos._exit(1)\nanswer_permutation = "b"',
     },
     # attention never returns
     "infinite_loop": {

@@ -7,7 +7,7 @@ submission cannot smuggle them out through its own output.
 from __future__ import annotations
 
 import html
-from typing import Iterable, List
+from typing import Iterable, List, Optional
 
 from .judge import NotebookResult
 
@@ -31,9 +31,9 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     return "\n".join(HIDDEN if any(s in line for s in secrets) else line for line in text.split("\n"))
 
 
-def render(student: str, assignment: str, notebook: str, result: NotebookResult, secrets: List[str], problem: str = "") -> str:
+def render(student: str, assignment: str, notebook: str, result: Optional[NotebookResult], secrets: List[str],
+           max_score: float, problem: str = "") -> str:
     esc = html.escape
-    max_score = sum(t.max_points for t in result.tests) if result else 0
     score = result.score if result else 0
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",

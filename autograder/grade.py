@@ -228,7 +228,8 @@ def write_reports(graded: List[Graded], chapters: Dict[Tuple[str, str], Chapter]
         name = t.notebook or t.assignment
         page = out / "feedback" / t.student / t.assignment / f"{name}.html"
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(feedback.render(t.student, t.assignment, name, g.result, secret_lines(chapter) if chapter else [], g.problem))
+        page.write_text(feedback.render(t.student, t.assignment, name, g.result, secret_lines(chapter) if chapter else [],
+                                        chapter.max_score if chapter else 0, g.problem))
     from .gradebook import record
 
     record(db_url, graded, chapters)

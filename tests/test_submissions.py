@@ -21,15 +21,15 @@ def _scores(out):
 def test_zip_downloads_are_graded_like_the_folder_layout(tmp_path):
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    for student in ("perfect", "scale_by_d", "blank"):
+    for student, work in (("alice", "perfect"), ("bob", "scale_by_d"), ("carol", "blank")):
         with zipfile.ZipFile(downloads / f"{student}_attempt_2026-11-30-10-00.zip", "w") as zf:
-            zf.write(SAMPLE / student / ASSIGNMENT / NOTEBOOK, f"submission/{NOTEBOOK}")
+            zf.write(SAMPLE / work / ASSIGNMENT / NOTEBOOK, f"submission/{NOTEBOOK}")
     (downloads / "broken_attempt_1.zip").write_bytes(b"PK\x03\x04 not really a zip")
     before = {p.name: p.read_bytes() for p in downloads.iterdir()}
     out = tmp_path / "out"
     grade_class(downloads, out, limits=Limits(cell_timeout=3), progress=False)
     scores = _scores(out)
-    assert scores == {("perfect", ASSIGNMENT): (16, 16), ("scale_by_d", ASSIGNMENT): (6, 16), ("blank", ASSIGNMENT): (0, 16)}
+    assert scores == {("alice", ASSIGNMENT): (16, 16), ("bob", ASSIGNMENT): (6, 16), ("carol", ASSIGNMENT): (0, 16)}
     assert {p.name: p.read_bytes() for p in downloads.iterdir()} == before, "the zip files must stay untouched"
 
 

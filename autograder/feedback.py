@@ -1,8 +1,9 @@
 """One HTML feedback page per student and notebook: each item, points, verdict and what to fix.
 
-The page never contains test code or test inputs. What the student's code printed is shown,
-but any line that repeats a line of the hidden tests or of the solution is blanked first, so a
-submission cannot smuggle them out through its own output.
+The page never contains test code or test inputs. What the student's code printed, and the
+messages of exceptions it raised, are shown, but any line that repeats a line of the hidden
+tests or of the solution is blanked first, so a submission cannot smuggle them out that way.
+Messages written by the tests themselves are shown as they are.
 """
 from __future__ import annotations
 
@@ -50,13 +51,13 @@ def render(student: str, assignment: str, notebook: str, result: Optional[Notebo
             parts.append(f"<li><code>{esc(grade_id)}</code>: {esc(redact(message, secrets))}</li>")
         parts.append("</ul></div>")
     if result and result.answer_output.strip():
-        parts.append(f"<p>Your answer cells printed:</p><pre>{esc(redact(result.answer_output, secrets))}</pre>")
+        parts.append(f"<p>Printed while your notebook's set-up and answer cells ran:</p><pre>{esc(redact(result.answer_output, secrets))}</pre>")
     if result:
         parts.append("<table><tr><th>Test</th><th>Points</th><th>Result</th></tr>")
         for t in result.tests:
             cell = [f"<span class='{t.status}'>{'passed' if t.status == 'passed' else 'failed'}</span>"]
             if t.message:
-                cell.append(f"<pre>{esc(redact(t.message, secrets))}</pre>")
+                cell.append(f"<pre>{esc(redact(t.message, secrets) if t.student_message else t.message)}</pre>")
             if t.output.strip():
                 cell.append(f"<div>Your code printed:</div><pre>{esc(redact(t.output, secrets))}</pre>")
             parts.append(f"<tr><td><code>{esc(t.grade_id)}</code></td><td>{t.points:g} / {t.max_points:g}</td><td>{''.join(cell)}</td></tr>")

@@ -348,6 +348,7 @@ class TestResult:
     status: str            # passed | failed | stopped (the student's process died or hung)
     message: str = ""
     output: str = ""       # what the student's code printed while this test ran
+    student_message: bool = False  # the message quotes the student's own exception (shown only after redaction)
 
 
 @dataclass
@@ -402,7 +403,7 @@ def judge(chapter: Chapter, answers: Dict[str, str], limits: Limits) -> Notebook
     answer_output = ""
     try:
         for test in chapter.tests:
-            status, message = "passed", ""
+            status, message, quoted = "passed", "", False
             try:
                 session.ensure_running()
                 if not answer_output:
@@ -420,8 +421,9 @@ def judge(chapter: Chapter, answers: Dict[str, str], limits: Limits) -> Notebook
                 if isinstance(e, KeyboardInterrupt):
                     raise
                 status, message = _describe_failure(e, chapter)
+                quoted = isinstance(e, StudentException)
             points = test.points if status == "passed" else 0.0
-            results.append(TestResult(test.grade_id, test.points, points, status, message, session.take_output()))
+            results.append(TestResult(test.grade_id, test.points, points, status, message, session.take_output(), quoted))
     finally:
         attnlab.checks.remote_forbid = None
         session.dispose()

@@ -5,6 +5,7 @@ would record, so formgrader, `nbgrader export` and `nbgrader generate_feedback` 
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import warnings
@@ -24,11 +25,32 @@ def put_venv_on_path() -> None:
         os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
 
 
+@contextlib.contextmanager
+def _exclusive(db_url: str):
+    """Several graders may share one PostgreSQL gradebook: nbgrader creates its tables and rows in
+    separate unguarded steps, so each grader holds an advisory lock while it writes."""
+    if not db_url.startswith("postgresql"):
+        yield
+        return
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(7215001)"))
+            try:
+                yield
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(7215001)"))
+    finally:
+        engine.dispose()
+
+
 def record(db_url: str, graded: List["Graded"], chapters: Dict[Tuple[str, str], Chapter]) -> None:
     from nbgrader.api import Gradebook, MissingEntry
 
     put_venv_on_path()
-    with warnings.catch_warnings(), Gradebook(db_url) as gb:
+    with _exclusive(db_url), warnings.catch_warnings(), Gradebook(db_url) as gb:
         warnings.simplefilter("ignore")  # nbgrader's add_submission triggers SQLAlchemy autoflush warnings
         for (assignment, notebook), chapter in sorted(chapters.items()):
             gb.update_or_create_assignment(assignment)

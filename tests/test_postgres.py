@@ -84,15 +84,10 @@ class Server:
 
     def create_database(self, name: str) -> str:
         """A new, empty database; returns its SQLAlchemy URL."""
-        import psycopg2
+        import psycopg
 
-        conn = psycopg2.connect(dbname="postgres", user=self.superuser, host=str(self.socket_dir))
-        try:
-            conn.autocommit = True
-            with conn.cursor() as cur:
-                cur.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            conn.close()
+        with psycopg.connect(dbname="postgres", user=self.superuser, host=str(self.socket_dir), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
         return f"postgresql://{self.superuser}@/{name}?host={self.socket_dir}"
 
 

@@ -14,6 +14,7 @@ Attack code may use these placeholders, filled in by the test: @REPO@ (the cours
 from __future__ import annotations
 
 import copy
+import importlib.util
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,22 +26,12 @@ ASSIGNMENT = "01_scaled_dot_product_attention"
 SDPA, SELF = "scaled_dot_product_attention", "self_attention"
 QUESTIONS = ("answer_score_bytes", "answer_unscaled_variance", "answer_shared_projection", "answer_permutation")
 
-CORRECT_SDPA = '''def scaled_dot_product_attention(query, key, value, mask=None):
-    scores = query @ key.transpose(-2, -1) / math.sqrt(query.shape[-1])
-    if mask is not None:
-        scores = scores + mask
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ value, weights
-'''
-CORRECT_SELF = '''def self_attention(x, w_q, w_k, w_v):
-    return scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v)
-'''
-RIGHT_QUESTIONS = {
-    "answer_score_bytes": "answer_score_bytes = 4096 * 4096 * 4",
-    "answer_unscaled_variance": "answer_unscaled_variance = 512",
-    "answer_shared_projection": 'answer_shared_projection = "b"',
-    "answer_permutation": 'answer_permutation = "b"',
-}
+# The honest answers are the sample class's (autograder/sample_class/build.py).
+_spec = importlib.util.spec_from_file_location(
+    "sample_class_build", Path(__file__).resolve().parents[2] / "autograder" / "sample_class" / "build.py")
+_sample = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_sample)
+CORRECT_SDPA, CORRECT_SELF, RIGHT_QUESTIONS = _sample.CORRECT_SDPA, _sample.CORRECT_SELF_ATTENTION, _sample.QUESTIONS
 # Uniform weights: right shapes and dtype, wrong values.
 WRONG_SDPA = '''def scaled_dot_product_attention(query, key, value, mask=None):
     scores = torch.zeros(query.shape[:-1] + key.shape[-2:-1], dtype=query.dtype)

@@ -39,13 +39,18 @@ def _check_release(args) -> int:
 
 def _grade(args) -> int:
     from .grade import grade_class, grade_table, load_chapters
+    from .judge import GradingEnvironmentError
 
     if not args.submissions.is_dir():
         print(f"error: {args.submissions} is not a folder of submissions", file=sys.stderr)
         return 2
     limits = Limits(cell_timeout=args.timeout, notebook_timeout=args.notebook_timeout, memory_bytes=args.memory)
-    graded = grade_class(args.submissions, args.out, source=args.source, db_url=args.db, workers=args.workers,
-                         limits=limits, zip_pattern=args.zip_pattern, progress=not args.quiet)
+    try:
+        graded = grade_class(args.submissions, args.out, source=args.source, db_url=args.db, workers=args.workers,
+                             limits=limits, zip_pattern=args.zip_pattern, progress=not args.quiet)
+    except GradingEnvironmentError as e:
+        print(f"error: {e}\nNothing was scored; notebooks graded so far are kept and the next run resumes.", file=sys.stderr)
+        return 3
     print(grade_table(graded, load_chapters(args.source.resolve())))
     print(f"wrote {args.out / 'grades.csv'}, {args.out / 'grades_by_test.csv'} and feedback pages under {args.out / 'feedback'}")
     return 0

@@ -31,6 +31,10 @@ class StudentCodeStopped(BaseException):
     in a test cell cannot swallow it."""
 
 
+class GradingEnvironmentError(Exception):
+    """The grading machine cannot run the course's own code in a sandbox: stop the run, blame no student."""
+
+
 class StudentException(Exception):
     """Mixed into exceptions that the student's code raised, so feedback can tell them apart."""
 
@@ -152,6 +156,11 @@ class Session:
         try:
             header, _ = self._receive(self.limits.cell_timeout, "starting your notebook")
             self.isolation = [str(x) for x in header.get("done", [])][:10]
+            header, _ = self._receive(self.limits.cell_timeout, "running the chapter's setup cell")
+            if header.get("error"):
+                raise GradingEnvironmentError(
+                    f"the sandbox could not run the setup cell of {self.chapter.assignment}: {header['error']}. "
+                    "This is a problem of the grading machine (paths, packages, permissions), not of the submission.")
             for grade_id, _ in runnable:
                 current = grade_id
                 header, _ = self._receive(self.limits.cell_timeout, f"running the cell `{grade_id}`")
@@ -418,7 +427,7 @@ def judge(chapter: Chapter, answers: Dict[str, str], limits: Limits) -> Notebook
                 with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
                     exec(compile(test.source, f"<{test.grade_id}>", "exec"), ns)
             except BaseException as e:  # every failure of a test cell is that cell's verdict
-                if isinstance(e, KeyboardInterrupt):
+                if isinstance(e, (KeyboardInterrupt, GradingEnvironmentError)):
                     raise
                 status, message = _describe_failure(e, chapter)
                 quoted = isinstance(e, StudentException)

@@ -86,14 +86,20 @@ def _map_ids(uid: int, gid: int) -> None:
     _write("/proc/self/gid_map", f"0 {gid} 1")
 
 
-def private_paths() -> List[str]:
-    """Everything in the course repository and the grader's home folder except what Python imports
-    from (the interpreter, the virtual environment, the student helpers): its .git history, the
-    solutions, the instructor tooling, shell history, credentials."""
+def python_paths() -> List[str]:
+    """Folders Python imports from: the interpreter, the virtual environment, the student helpers
+    (outermost only)."""
     import attnlab
 
-    keep = {os.path.realpath(p) for p in [sys.prefix, sys.base_prefix, os.path.dirname(attnlab.__file__)]}
-    keep |= {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p) and "-packages" in p}
+    paths = {os.path.realpath(p) for p in [sys.prefix, sys.base_prefix, os.path.dirname(attnlab.__file__)]}
+    paths |= {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p) and "-packages" in p}
+    return sorted(p for p in paths if not any(p.startswith(q + os.sep) for q in paths))
+
+
+def private_paths() -> List[str]:
+    """Everything in the course repository and the grader's home folder except python_paths(): its
+    .git history, the solutions, the instructor tooling, shell history, credentials."""
+    keep = set(python_paths())
     repo = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     roots = [repo, os.path.realpath(os.path.expanduser("~"))]
     hidden: List[str] = []
@@ -129,9 +135,18 @@ def seal_filesystem(hide_paths: Sequence[str]) -> List[str]:
                 mount(b"tmpfs", path, b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, b"size=4k")
             elif os.path.isfile(path):
                 mount(b"/dev/null", path, None, MS_BIND, None)
-        for path in ("/tmp", "/dev/shm"):
-            if os.path.isdir(path):
-                mount(b"tmpfs", path, b"tmpfs", MS_NOSUID | MS_NODEV, b"size=64m,mode=1777")
+        # A private, empty /tmp. Folders Python imports from that live under /tmp (a course cloned
+        # there) are carried over: bound to a staging place first, then back onto the new /tmp.
+        carried = [p for p in python_paths() if p.startswith("/tmp/")]
+        mount(b"tmpfs", "/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, b"size=64m,mode=1777")
+        for i, path in enumerate(carried):
+            os.makedirs(f"/dev/shm/.carried{i}")
+            mount(os.fsencode(path), f"/dev/shm/.carried{i}", None, MS_BIND | MS_REC, None)
+        mount(b"tmpfs", "/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, b"size=64m,mode=1777")
+        for i, path in enumerate(carried):
+            os.makedirs(path)
+            mount(os.fsencode(f"/dev/shm/.carried{i}"), path, None, MS_BIND | MS_REC, None)
+            libc.umount2(os.fsencode(f"/dev/shm/.carried{i}"), 2)  # MNT_DETACH
         mount(b"proc", "/proc", b"proc", MS_NOSUID | MS_NODEV, None)
         done.append("course files hidden")
         with open("/proc/self/mountinfo") as f:
@@ -238,7 +253,12 @@ def _serve(sock: socket.socket, setup_source: str, answers: List[Tuple[str, str]
         codec.send(sock, {"ok": tree}, buffers)
 
     ns: Dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
-    exec(compile(setup_source, "<setup>", "exec"), ns)
+    try:
+        exec(compile(setup_source, "<setup>", "exec"), ns)
+    except BaseException as e:  # the instructor's cell: a broken grading environment, not the student's fault
+        codec.send(sock, {"event": "setup", "error": f"{type(e).__name__}: {e}"[:2000]})
+        return
+    codec.send(sock, {"event": "setup"})
     transform = TransformerManager().transform_cell
     for grade_id, source in answers:
         filename = f"<answer {grade_id}>"

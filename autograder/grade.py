@@ -38,12 +38,18 @@ class Graded:
     problem: str = ""
 
     @property
+    def stop_reasons(self) -> List[str]:
+        """Why the student's process died or hung, in tests or in answer cells that were left out."""
+        if self.result is None:
+            return []
+        return ([t.message for t in self.result.tests if t.status == "stopped"]
+                + [m for m in self.result.answer_errors.values() if m.startswith("left out")])
+
+    @property
     def status(self) -> str:
         if self.result is None:
             return "not graded"
-        if any(t.status == "stopped" for t in self.result.tests):
-            return "crashed or timed out"
-        return "graded"
+        return "crashed or timed out" if self.stop_reasons else "graded"
 
 
 def load_chapters(source: Path) -> Dict[Tuple[str, str], Chapter]:
@@ -247,7 +253,7 @@ def grade_table(graded: List[Graded], chapters: Dict[Tuple[str, str], Chapter]) 
         cells = [totals.get((student, a)) for a in assignments]
         lines.append(student.ljust(width) + "".join(f"  {f'{c[0]:g} / {c[1]:g}' if c else '-':>{w}}" for c, w in zip(cells, cols)))
     stopped = [g for g in graded if g.status == "crashed or timed out"]
-    timed_out = sum(1 for g in stopped if any(t.message.startswith(("no answer within", "the notebook ran out")) for t in g.result.tests))
+    timed_out = sum(1 for g in stopped if "no answer within" in " ".join(g.stop_reasons) or "ran out of its total time" in " ".join(g.stop_reasons))
     failed = sum(1 for g in graded if g.result and any(t.status == "failed" for t in g.result.tests))
     not_graded = sum(1 for g in graded if g.result is None)
     lines += ["", f"{len(graded)} notebooks: {len(graded) - not_graded} graded, {failed} with failed tests, "

@@ -15,7 +15,7 @@ import socket
 import struct
 import subprocess
 import sys
-from typing import List, Optional, Tuple
+from typing import List, Optional
 
 from .codec import _recv_exactly
 

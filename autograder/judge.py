@@ -13,6 +13,7 @@ import dataclasses
 import os
 import select
 import socket
+import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -138,7 +139,7 @@ class Session:
         self.generation += 1
         self._names = {}
         if self._output is None:
-            self._output = open(self._output_path(), "w+b")
+            self._output = tempfile.TemporaryFile("w+b", prefix="student-output-")
         parent, child = socket.socketpair()
         pid_read, pid_write = os.pipe()
         request = {"limits": dataclasses.asdict(self.limits), "setup": self.chapter.setup_source,
@@ -185,13 +186,6 @@ class Session:
         except ValueError:
             return 0
 
-    def _output_path(self) -> str:
-        import tempfile
-
-        fd, self._output_file_path = tempfile.mkstemp(prefix="student-output-")
-        os.close(fd)
-        return self._output_file_path
-
     def close(self) -> None:
         if self._sock is not None:
             self._sock.close()
@@ -205,8 +199,6 @@ class Session:
         self.close()
         if self._output is not None:
             self._output.close()
-            with contextlib.suppress(OSError):
-                os.unlink(self._output_file_path)
             self._output = None
 
     def take_output(self, limit: int = 20_000) -> str:

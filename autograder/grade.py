@@ -25,7 +25,7 @@ from . import feedback
 from .chapter import Chapter, SubmissionError, load_chapter, read_answers
 from .judge import NotebookResult, TestResult, judge
 from .sandbox import Limits
-from .submissions import Task, assignments_in, find_tasks, unpack_zips
+from .submissions import DEFAULT_ZIP_PATTERN, Task, assignments_in, find_tasks, unpack_zips
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
@@ -139,7 +139,7 @@ def grade_class(submissions: Path, out: Path, *, source: Path = REPO / "solution
     notes: List[str] = []
     root = submissions
     if any(submissions.glob("*.zip")):
-        root, notes = unpack_zips(submissions, notebooks, zip_pattern or r"(?P<student_id>[^_]+)")
+        root, notes = unpack_zips(submissions, notebooks, zip_pattern or DEFAULT_ZIP_PATTERN)
     limits = limits or Limits()
     limits = dataclasses.replace(limits, hide_paths=tuple(limits.hide_paths) + (str(source), str(REFERENCE_DIR), str(submissions), str(root), str(out)))
     try:

@@ -8,6 +8,7 @@ moment: the sandbox is started again for the next test cell.
 """
 from __future__ import annotations
 
+import builtins
 import contextlib
 import dataclasses
 import os
@@ -49,7 +50,7 @@ def _student_exception(report: dict) -> BaseException:
         if kind == "ForbiddenCall":
             from attnlab.checks import ForbiddenCall as base
         else:
-            base = getattr(__builtins__, kind, None) if not isinstance(__builtins__, dict) else __builtins__.get(kind)
+            base = getattr(builtins, kind, None)
             base = base if isinstance(base, type) and issubclass(base, Exception) else RuntimeError
         _EXCEPTIONS[kind] = type(kind, (base, StudentException), {"__module__": "student"})
     exc = _EXCEPTIONS[kind](str(report.get("message", ""))[:2000])

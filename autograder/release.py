@@ -17,17 +17,15 @@ class ReleaseError(Exception):
 
 
 def _api(root: Path, release_dir: Path, db: Path):
+    """nbgrader with the course's own nbgrader_config.py, writing to `release_dir` with a throwaway gradebook."""
     from nbgrader.apps import NbGraderAPI
-    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
 
     put_venv_on_path()
-    config = Config()
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
     config.CourseDirectory.root = str(root)
-    config.CourseDirectory.source_directory = "solutions"
     config.CourseDirectory.release_directory = str(release_dir)
     config.CourseDirectory.db_url = f"sqlite:///{db}"
-    config.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__"]
-    config.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
     return NbGraderAPI(config=config)
 
 

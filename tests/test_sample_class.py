@@ -9,7 +9,7 @@ import pytest
 from autograder.grade import grade_class
 from autograder.sandbox import Limits
 
-from conftest import REPO
+from conftest import REPO, load_script
 
 SAMPLE = REPO / "autograder" / "sample_class"
 ASSIGNMENT = "01_scaled_dot_product_attention"
@@ -84,11 +84,7 @@ def test_gradebook_holds_the_same_scores(run):
 
 def test_sample_class_is_built_from_the_current_release(tmp_path, monkeypatch):
     """build.py regenerates exactly the committed sample notebooks (so they track chapter 01)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("build_sample", SAMPLE / "build.py")
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
+    build = load_script(SAMPLE / "build.py")
     monkeypatch.setattr(build, "HERE", tmp_path)
     build.main()
     for path in tmp_path.rglob("*.ipynb"):

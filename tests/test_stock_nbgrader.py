@@ -8,7 +8,6 @@
 
 Every job is a separate process; they run side by side, as many as there are cores.
 """
-import importlib.util
 import json
 import os
 import shutil
@@ -21,11 +20,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import NOTEBOOKS, REPO, chapter_paths
+from conftest import NOTEBOOKS, REPO, chapter_paths, load_script
 
-_spec = importlib.util.spec_from_file_location("grading_speed", REPO / "benchmarks" / "grading_speed.py")
-speed = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(speed)
+speed = load_script(REPO / "benchmarks" / "grading_speed.py")
 
 SOLUTION_PATHS = chapter_paths()
 RELEASE_PATHS = sorted(p for p in NOTEBOOKS.glob("*/*.ipynb")

@@ -14,7 +14,6 @@ Attack code may use these placeholders, filled in by the test: @REPO@ (the cours
 from __future__ import annotations
 
 import copy
-import importlib.util
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,15 +21,14 @@ from typing import Callable, Dict, Optional, Tuple
 
 import nbformat
 
+from conftest import load_script
+
 ASSIGNMENT = "01_scaled_dot_product_attention"
 SDPA, SELF = "scaled_dot_product_attention", "self_attention"
 QUESTIONS = ("answer_score_bytes", "answer_unscaled_variance", "answer_shared_projection", "answer_permutation")
 
 # The honest answers are the sample class's (autograder/sample_class/build.py).
-_spec = importlib.util.spec_from_file_location(
-    "sample_class_build", Path(__file__).resolve().parents[2] / "autograder" / "sample_class" / "build.py")
-_sample = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_sample)
+_sample = load_script(Path(__file__).resolve().parents[2] / "autograder" / "sample_class" / "build.py")
 CORRECT_SDPA, CORRECT_SELF, RIGHT_QUESTIONS = _sample.CORRECT_SDPA, _sample.CORRECT_SELF_ATTENTION, _sample.QUESTIONS
 # Uniform weights: right shapes and dtype, wrong values.
 WRONG_SDPA = '''def scaled_dot_product_attention(query, key, value, mask=None):
